@@ -1,0 +1,1 @@
+//! Criterion benchmarks for the xiangqi workspace live in `benches/`.

@@ -1,0 +1,35 @@
+//! # xiangqi-core: the rules of xiangqi
+//!
+//! Squares, pieces, bitboards, attack tables, and [`Position`] with make/unmake, an incremental zobrist key, check
+//! detection and legality; FEN reading in two stages (syntax in [`Setup`], possibility in
+//! [`Position::from_setup`]); moves in UCI coordinates (ranks 0-9) and ICCS.
+//!
+//! Conventions follow Pikafish: files a-i from Red's left, ranks 0-9 from Red's side, square index
+//! `rank * 9 + file`, uppercase Red in FEN.
+//!
+//! ```
+//! use xiangqi_core::{Position, Square};
+//!
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 44);
+//! pos.play("h2e2").unwrap();            // central cannon
+//! pos.play("h9g7").unwrap();            // the horse defends
+//! assert_eq!(pos.fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+//! assert!(pos.play("e2e6").is_err());   // a cannon cannot move through a piece
+//! let e9: Square = "e9".parse().unwrap();
+//! assert!(pos.piece_at(e9).is_some());
+//! ```
+
+pub mod attacks;
+mod bitboard;
+mod fen;
+mod moves;
+mod position;
+mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenError, Setup, START_FEN};
+pub use moves::{Move, MoveSyntaxError};
+pub use position::{can_stand, piece_reach, Error, KingSafety, MoveError, Position, PositionError, Reach, Validation};
+pub use types::{Color, File, ParseSquareError, Piece, PieceKind, Rank, Square};
