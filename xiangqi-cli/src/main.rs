@@ -1,1 +1,159 @@
-fn main() {}
+//! The `xiangqi` command: perft, moves and show (more commands arrive with the search and the engine).
+
+use clap::{Parser, Subcommand};
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+use xiangqi_core::{Position, START_FEN};
+
+#[derive(Parser)]
+#[command(name = "xiangqi", version, about = "A xiangqi (Chinese chess) toolkit: rules, perft, moves.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (perft), with time and nodes per second.
+    Perft {
+        /// Position to start from (default: the start position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Depth in plies.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=12))]
+        depth: u32,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+        /// Print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+        /// Make every leaf move instead of counting the last ply's moves (slower; a check of make/unmake).
+        #[arg(long)]
+        no_bulk: bool,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the legal moves in UCI notation, space-separated, sorted.
+    Moves {
+        /// Position (default: the start position).
+        #[arg(long, default_value = START_FEN, conflicts_with = "stdin")]
+        fen: String,
+        /// Read one FEN per line from standard input and print one line of moves per FEN
+        /// (`error: ...` for a bad FEN).
+        #[arg(long)]
+        stdin: bool,
+    },
+    /// Draw the board in the terminal.
+    Show {
+        /// Position (default: the start position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft { fen, depth, threads, divide, no_bulk, json }) => {
+            perft(&fen, depth, threads as usize, divide, !no_bulk, json)
+        }
+        Some(Command::Moves { fen, stdin }) => moves(&fen, stdin),
+        Some(Command::Show { fen }) => show(&fen),
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+type CmdResult = Result<(), Box<dyn std::error::Error>>;
+
+fn parse_fen(fen: &str) -> Result<Position, Box<dyn std::error::Error>> {
+    Position::from_fen(fen).map_err(|e| e.to_string().into())
+}
+
+fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, json: bool) -> CmdResult {
+    let pos = parse_fen(fen)?;
+    let progress_on = std::io::stderr().is_terminal() && depth >= 5;
+    let start = Instant::now();
+    let rows = xiangqi_movegen::divide_with(&pos, depth, threads, bulk, |done, total| {
+        if progress_on {
+            eprint!("\r{done}/{total} root moves, {:.1} s", start.elapsed().as_secs_f64());
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    if progress_on {
+        eprint!("\r{}\r", " ".repeat(40));
+    }
+    let nodes: u64 = rows.iter().map(|&(_, n)| n).sum();
+    let nps = if seconds > 0.0 { (nodes as f64 / seconds) as u64 } else { 0 };
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut obj = serde_json::json!({
+            "fen": pos.fen(), "depth": depth, "threads": threads, "bulk": bulk,
+            "nodes": nodes, "seconds": seconds, "nps": nps,
+        });
+        if show_divide {
+            let map: serde_json::Map<String, serde_json::Value> =
+                rows.iter().map(|(m, n)| (m.to_string(), (*n).into())).collect();
+            obj["divide"] = map.into();
+        }
+        writeln!(out, "{obj}")?;
+    } else {
+        if show_divide {
+            for (m, n) in &rows {
+                writeln!(out, "{m}: {n}")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out, "nodes {nodes}")?;
+        writeln!(out, "time {seconds:.3} s")?;
+        writeln!(out, "nps {nps}")?;
+    }
+    Ok(())
+}
+
+fn moves_line(pos: &Position) -> String {
+    let mut moves: Vec<String> = xiangqi_movegen::legal_moves(pos).iter().map(|m| m.to_string()).collect();
+    moves.sort();
+    moves.join(" ")
+}
+
+fn moves(fen: &str, stdin: bool) -> CmdResult {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if !stdin {
+        let pos = parse_fen(fen)?;
+        writeln!(out, "{}", moves_line(&pos))?;
+        return Ok(());
+    }
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        match Position::from_fen(line.trim()) {
+            Ok(pos) => writeln!(out, "{}", moves_line(&pos))?,
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+    }
+    Ok(())
+}
+
+fn show(fen: &str) -> CmdResult {
+    let pos = parse_fen(fen)?;
+    println!("{pos}");
+    println!("fen {}", pos.fen());
+    println!("key {:016x}", pos.key());
+    if pos.in_check() {
+        println!("{} is in check", pos.turn());
+    }
+    Ok(())
+}

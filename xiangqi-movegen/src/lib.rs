@@ -194,16 +194,32 @@ pub fn perft_with(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
 /// assert!(d.iter().all(|&(_, n)| n == 1));
 /// ```
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_with(pos, depth, threads, true, |_, _| {})
+}
+
+/// [`divide`] with the choice of bulk counting and a progress callback, called with (root moves done, root moves
+/// in all) after each root move.
+pub fn divide_with(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    bulk: bool,
+    progress: impl Fn(usize, usize) + Sync,
+) -> Vec<(Move, u64)> {
     let moves = legal_moves(pos);
     let depth = depth.max(1);
+    let total = moves.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
     let mut out: Vec<(Move, u64)> = if threads <= 1 {
         let mut p = pos.clone();
         moves
             .iter()
             .map(|&m| {
                 p.make_move(m);
-                let n = perft_with(&mut p, depth - 1, true);
+                let n = perft_with(&mut p, depth - 1, bulk);
                 p.unmake_move();
+                tick();
                 (m, n)
             })
             .collect()
@@ -214,7 +230,9 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
                 .map(|&m| {
                     let mut p = pos.clone();
                     p.make_move(m);
-                    (m, perft_parallel_inner(&mut p, depth - 1))
+                    let n = perft_parallel_inner(&mut p, depth - 1, bulk);
+                    tick();
+                    (m, n)
                 })
                 .collect()
         })
@@ -235,14 +253,14 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> u64 {
     }
     with_pool(threads, || {
         let mut p = pos.clone();
-        perft_parallel_inner(&mut p, depth)
+        perft_parallel_inner(&mut p, depth, true)
     })
 }
 
 /// Splits the first two plies into rayon tasks, then runs the sequential perft below.
-fn perft_parallel_inner(pos: &mut Position, depth: u32) -> u64 {
+fn perft_parallel_inner(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
     if depth < 4 {
-        return perft_with(pos, depth, true);
+        return perft_with(pos, depth, bulk);
     }
     let moves = legal_moves(pos);
     moves
@@ -256,7 +274,7 @@ fn perft_parallel_inner(pos: &mut Position, depth: u32) -> u64 {
                 .map(|&r| {
                     let mut q = p.clone();
                     q.make_move(r);
-                    perft_with(&mut q, depth - 2, true)
+                    perft_with(&mut q, depth - 2, bulk)
                 })
                 .sum::<u64>()
         })

@@ -1,0 +1,1 @@
+//! xiangqi-eval: work in progress (see the issue tracker).

@@ -1,0 +1,1 @@
+//! xiangqi-search: work in progress (see the issue tracker).
