@@ -6,6 +6,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi_core::{Position, START_FEN};
 
+mod eval;
+mod game;
+
 #[derive(Parser)]
 #[command(name = "xiangqi", version, about = "A xiangqi (Chinese chess) toolkit: rules, perft, moves.")]
 struct Cli {
@@ -46,6 +49,10 @@ enum Command {
         #[arg(long)]
         stdin: bool,
     },
+    /// Evaluate a position statically, with a breakdown by term and side.
+    Eval(eval::EvalArgs),
+    /// Replay a game and say whether it is over, who won, and by which rule.
+    Game(game::GameArgs),
     /// Draw the board in the terminal.
     Show {
         /// Position (default: the start position).
@@ -62,6 +69,8 @@ fn main() -> ExitCode {
         }
         Some(Command::Moves { fen, stdin }) => moves(&fen, stdin),
         Some(Command::Show { fen }) => show(&fen),
+        Some(Command::Eval(args)) => eval::run(&args),
+        Some(Command::Game(args)) => game::run(&args),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
@@ -77,9 +86,11 @@ fn main() -> ExitCode {
     }
 }
 
-type CmdResult = Result<(), Box<dyn std::error::Error>>;
+/// What a command returns: an error is printed as `error: ...` and the exit code is 1.
+pub(crate) type CmdResult = Result<(), Box<dyn std::error::Error>>;
 
-fn parse_fen(fen: &str) -> Result<Position, Box<dyn std::error::Error>> {
+/// Reads a FEN strictly, turning the error into a message.
+pub(crate) fn parse_fen(fen: &str) -> Result<Position, Box<dyn std::error::Error>> {
     Position::from_fen(fen).map_err(|e| e.to_string().into())
 }
 
