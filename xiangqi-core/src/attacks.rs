@@ -233,7 +233,8 @@ const fn palace_steps(diagonal: bool) -> [Bitboard; 90] {
     let mut i = 0;
     while i < 90 {
         let (f, r) = ((i % 9) as i32, (i / 9) as i32);
-        let d: [(i32, i32); 4] = if diagonal { [(1, 1), (1, -1), (-1, 1), (-1, -1)] } else { [(1, 0), (-1, 0), (0, 1), (0, -1)] };
+        let d: [(i32, i32); 4] =
+            if diagonal { [(1, 1), (1, -1), (-1, 1), (-1, -1)] } else { [(1, 0), (-1, 0), (0, 1), (0, -1)] };
         let mut k = 0;
         while k < 4 {
             let (g, s) = (f + d[k].0, r + d[k].1);
@@ -459,7 +460,9 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let occ = Bitboard((seed as u128 | (seed as u128) << 64) & Bitboard::FULL.0 & 0x5555_5555_5555_5555_5555_5555_5555_5555);
+            let occ = Bitboard(
+                (seed as u128 | (seed as u128) << 64) & Bitboard::FULL.0 & 0x5555_5555_5555_5555_5555_5555_5555_5555,
+            );
             for from in Square::all() {
                 for to in horse_attacks(from, occ) {
                     assert!(horse_attackers(to, occ).contains(from), "{from} -> {to}");

@@ -128,11 +128,11 @@ impl Setup {
         let mut counter = |field: &'static str, default: u32, max: u32| -> Result<u32, FenError> {
             match fields.next() {
                 None => Ok(default),
-                Some(s) => s
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&v| v <= max)
-                    .ok_or_else(|| FenError::Counter { field, found: clip(s), max }),
+                Some(s) => s.parse::<u32>().ok().filter(|&v| v <= max).ok_or_else(|| FenError::Counter {
+                    field,
+                    found: clip(s),
+                    max,
+                }),
             }
         };
         let halfmoves = counter("halfmove clock", 0, 10_000)?;

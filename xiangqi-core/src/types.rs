@@ -380,14 +380,7 @@ impl Piece {
     /// Parses a FEN letter (aliases `H`/`E` accepted); uppercase is Red.
     pub const fn from_char(c: char) -> Option<Piece> {
         match PieceKind::from_char(c) {
-            Some(kind) => Some(Piece::new(
-                if c.is_ascii_uppercase() {
-                    Color::Red
-                } else {
-                    Color::Black
-                },
-                kind,
-            )),
+            Some(kind) => Some(Piece::new(if c.is_ascii_uppercase() { Color::Red } else { Color::Black }, kind)),
             None => None,
         }
     }
