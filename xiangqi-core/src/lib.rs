@@ -15,7 +15,8 @@
 //! pos.play("h2e2").unwrap();            // central cannon
 //! pos.play("h9g7").unwrap();            // the horse defends
 //! assert_eq!(pos.fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
-//! assert!(pos.play("e2e6").is_err());   // a cannon cannot move through a piece
+//! assert!(pos.play("e2e5").is_err());   // a cannon cannot move through a piece
+//! assert!(pos.play("e2e6").is_ok());    // ...but captures over exactly one screen
 //! let e9: Square = "e9".parse().unwrap();
 //! assert!(pos.piece_at(e9).is_some());
 //! ```

@@ -132,7 +132,7 @@ struct State {
 /// assert_eq!(pos.key(), pos.compute_key());
 /// pos.unmake_move();
 /// assert_eq!(pos.key(), key);
-/// assert!(pos.parse_move("h2h9").is_err()); // the cannon has no screen
+/// assert!(pos.parse_move("h2h8").is_err()); // the cannon cannot jump without capturing
 /// ```
 #[derive(Clone)]
 pub struct Position {
@@ -241,9 +241,9 @@ impl Position {
         if red_king.file() == black_king.file() && (between(red_king, black_king) & pos.occupied()).is_empty() {
             return Err(PositionError::KingsFacing);
         }
-        let them = !pos.turn;
-        if pos.attackers_to_king(them, pos.by_color[pos.turn.index()], &pos.occ).any() {
-            return Err(PositionError::OpponentInCheck(them));
+        // The side to move must not be able to capture the other king.
+        if pos.attackers_to_king(pos.turn, Bitboard::FULL, &pos.occ).any() {
+            return Err(PositionError::OpponentInCheck(!pos.turn));
         }
         Ok(pos)
     }

@@ -1,0 +1,198 @@
+//! Properties of the rules core over random games and random text: make/unmake restores everything, the
+//! incremental key equals the recomputed one, FEN round-trips, and no text makes a parser panic.
+
+use proptest::prelude::*;
+use xiangqi_core::{Move, Position, Setup, Validation, START_FEN};
+
+const FENS: &[&str] = &[
+    START_FEN,
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+    "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+    "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+];
+
+/// Plays a random game from `fen`, choosing moves with `choices`, checking at every ply.
+fn random_game(fen: &str, choices: &[u16]) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let mut snapshots = vec![(pos.fen(), pos.key())];
+    for &c in choices {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[c as usize % moves.len()];
+        assert!(pos.is_legal(m));
+        pos.make_move(m);
+        assert_eq!(pos.key(), pos.compute_key(), "incremental key after {m}");
+        // FEN round-trip: read(write(x)) describes the same position and writes the same text.
+        let fen = pos.fen();
+        let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(again.fen(), fen);
+        assert_eq!(again.key(), pos.key());
+        snapshots.push((fen, pos.key()));
+    }
+    // Unmake everything, checking each position on the way back.
+    while let Some((fen, key)) = snapshots.pop() {
+        assert_eq!(pos.fen(), fen);
+        assert_eq!(pos.key(), key);
+        pos.unmake_move();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn make_unmake_restores_position_and_key(
+        start in 0..FENS.len(),
+        choices in prop::collection::vec(any::<u16>(), 0..120),
+    ) {
+        random_game(FENS[start], &choices);
+    }
+
+    #[test]
+    fn null_move_round_trip(start in 0..FENS.len(), choices in prop::collection::vec(any::<u16>(), 0..40)) {
+        let mut pos = Position::from_fen(FENS[start]).unwrap();
+        for c in choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() { break; }
+            pos.make_move(moves[c as usize % moves.len()]);
+            if !pos.in_check() {
+                let (fen, key) = (pos.fen(), pos.key());
+                pos.make_null_move();
+                prop_assert_eq!(pos.key(), pos.compute_key());
+                pos.unmake_move();
+                prop_assert_eq!(pos.fen(), fen);
+                prop_assert_eq!(pos.key(), key);
+            }
+        }
+    }
+}
+
+/// Random edits of valid FENs: the parser answers (Ok or Err) and never panics; whatever it accepts writes back
+/// to a FEN that reads to the same position.
+fn mutate(base: &str, edits: &[(u8, u8, u8)]) -> String {
+    const ALPHABET: &[u8] = b"rnbakcpRNBAKCPHEhe0123456789/ wbr-+x\t";
+    let mut bytes = base.as_bytes().to_vec();
+    for &(op, at, ch) in edits {
+        let i = if bytes.is_empty() { 0 } else { at as usize % (bytes.len() + 1) };
+        let c = ALPHABET[ch as usize % ALPHABET.len()];
+        match op % 4 {
+            0 => bytes.insert(i, c),
+            1 if i < bytes.len() => {
+                bytes.remove(i);
+            }
+            2 if i < bytes.len() => bytes[i] = c,
+            _ => bytes.truncate(i),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn check_text(text: &str) {
+    if let Ok(setup) = Setup::from_fen(text) {
+        // A parsed setup writes a FEN that parses to itself.
+        let written = setup.to_string();
+        assert_eq!(Setup::from_fen(&written).as_ref(), Ok(&setup), "{text:?}");
+        for validation in [Validation::Strict, Validation::Lenient] {
+            if let Ok(pos) = Position::from_setup(&setup, validation) {
+                assert_eq!(pos.key(), pos.compute_key());
+                let _ = pos.legal_moves();
+            }
+        }
+    }
+    let pos = Position::startpos();
+    let _ = pos.parse_move(text);
+    let _ = Move::parse(text);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_fens_never_panic(
+        start in 0..FENS.len(),
+        edits in prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 1..6),
+    ) {
+        check_text(&mutate(FENS[start], &edits));
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(text in ".{0,120}") {
+        check_text(&text);
+    }
+}
+
+#[test]
+fn fen_errors_name_the_field() {
+    let cases = [
+        ("", "empty"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w", "10 ranks"),
+        ("rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "rank 9"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKXBNR w", "'X' is not a piece"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", "side-to-move"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ", "castling"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", "halfmove"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 extra", "unexpected"),
+    ];
+    for (fen, needle) in cases {
+        let msg = Position::from_fen(fen).unwrap_err().to_string();
+        assert!(msg.contains(needle), "{fen:?} gave {msg:?}, expected it to mention {needle:?}");
+    }
+}
+
+#[test]
+fn impossible_positions_are_rejected_with_a_reason() {
+    let cases = [
+        ("3k5/9/9/9/9/9/9/9/9/9 w", "red has no king"),
+        ("3k5/9/9/9/9/9/9/9/9/3KK4 w", "more than one king"),
+        ("3k5/9/9/9/9/9/9/9/9/K8 w", "never reach"),
+        ("3k5/9/9/9/9/9/9/9/P8/4K4 w", "never reach"),
+        ("3k5/9/9/9/9/9/9/9/3A5/4K4 w", "never reach"),
+        ("3k5/9/9/9/9/B8/9/9/9/4K4 w", "never reach"),
+        ("3k5/9/9/9/9/RRR6/9/9/9/4K4 w", "3 pieces"),
+        ("4k4/9/9/9/9/9/9/9/9/4K4 w", "face"),
+        ("4k4/9/9/9/9/9/9/9/4R4/3K5 w", "black is not to move but is in check"),
+    ];
+    for (fen, needle) in cases {
+        let msg = Position::from_fen(fen).unwrap_err().to_string();
+        assert!(msg.contains(needle), "{fen:?} gave {msg:?}, expected it to mention {needle:?}");
+    }
+    // Lenient mode accepts odd placements and counts, but never a capturable king.
+    let odd = Setup::from_fen("3k5/9/9/9/9/RRR6/9/9/9/K8 w").unwrap();
+    assert!(Position::from_setup(&odd, Validation::Lenient).is_ok());
+    let facing = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+    assert!(Position::from_setup(&facing, Validation::Lenient).is_err());
+}
+
+#[test]
+fn move_errors_say_why() {
+    let pos = Position::startpos();
+    let cases = [
+        ("h2", "malformed"),
+        ("z2e2", "malformed"),
+        ("e2e2", "same square"),
+        ("e5e6", "no piece on e5"),
+        ("h7e7", "not red's"),
+        ("h2h8", "cannot move to h8"),
+        ("h2h9", "Ok"),
+        ("a0a4", "cannot move to a4"),
+        ("e0e1", "Ok"),
+    ];
+    for (text, needle) in cases {
+        let msg = match pos.parse_move(text) {
+            Ok(_) => "Ok".to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert!(msg.contains(needle), "{text:?} gave {msg:?}, expected it to mention {needle:?}");
+    }
+    // Moving a pinned piece: the chariot on e1 shields the king from the chariot on e9.
+    let pinned = Position::from_fen("3kr4/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    let msg = pinned.parse_move("e1d1").unwrap_err().to_string();
+    assert!(msg.contains("leaves the red king in check"), "{msg}");
+    // ICCS is read too.
+    assert_eq!(pos.parse_move("H2-E2"), pos.parse_move("h2e2"));
+}
