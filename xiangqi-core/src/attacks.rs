@@ -97,10 +97,8 @@ const fn slide(pos: usize, occ: usize, len: usize, screens: u32) -> u16 {
                 break;
             }
             let occupied = occ >> p & 1 == 1;
-            if seen == screens {
-                if screens == 0 || occupied {
-                    out |= 1 << p;
-                }
+            if seen == screens && (screens == 0 || occupied) {
+                out |= 1 << p;
             }
             if occupied {
                 seen += 1;

@@ -34,11 +34,22 @@ fn perft_without_bulk_counting_agrees() {
     }
 }
 
-/// Depth 5 (and the start position's depth 6 is left to the CLI): run with `cargo test --release -- --ignored`.
+/// Depth 5: about 250 million leaves, a few seconds since tests build with opt-level 3.
 #[test]
-#[ignore = "minutes of work: run in release with --ignored"]
 fn perft_reference_counts_depth_5() {
-    for (fen, depth, expected) in cases(5, 5) {
+    let cases = cases(5, 5);
+    assert!(cases.len() >= 11);
+    for (fen, depth, expected) in cases {
+        let pos = Position::from_fen(&fen).unwrap();
+        assert_eq!(xiangqi_movegen::perft_parallel(&pos, depth, 2), expected, "{fen} depth {depth}");
+    }
+}
+
+/// Depth 6 of the start position (5.4 billion leaves): `cargo test --release -p xiangqi-movegen -- --ignored`.
+#[test]
+#[ignore = "about 20 s on two threads in release; run with --ignored"]
+fn perft_start_position_depth_6() {
+    for (fen, depth, expected) in cases(6, 6) {
         let pos = Position::from_fen(&fen).unwrap();
         assert_eq!(xiangqi_movegen::perft_parallel(&pos, depth, 2), expected, "{fen} depth {depth}");
     }
