@@ -23,14 +23,18 @@
 
 pub mod attacks;
 mod bitboard;
+pub mod chase;
 mod fen;
+mod game;
 mod moves;
 mod position;
+pub mod rules;
 mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, Setup, START_FEN};
+pub use game::{Game, GameResult, PlayError};
 pub use moves::{Move, MoveSyntaxError};
 pub use position::{can_stand, piece_reach, Error, KingSafety, MoveError, Position, PositionError, Reach, Validation};
 pub use types::{Color, File, ParseSquareError, Piece, PieceKind, Rank, Square};

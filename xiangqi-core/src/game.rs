@@ -1,0 +1,233 @@
+//! [`Game`]: a game record (a start position and the moves played) that knows whether the game is over, who won
+//! and by which rule, as a referee would say it. The rules themselves are in [`crate::rules`].
+
+use crate::fen::START_FEN;
+use crate::moves::Move;
+use crate::position::{Error, MoveError, Position, Validation};
+use crate::rules::{self, JudgeOptions, Judgement, MoveLimit, Reason, Ruling, Verdict};
+use crate::types::Color;
+use std::fmt;
+
+/// How a finished game ended: who won (or a draw), and by which rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// The rule that decided.
+    pub reason: Reason,
+    /// The ruling as the rules gave it, seen from the side to move in the final position (with the repetition
+    /// cycle, when one decided).
+    pub ruling: Ruling,
+}
+
+impl GameResult {
+    fn from_ruling(ruling: Ruling, side_to_move: Color) -> GameResult {
+        let winner = match ruling.verdict {
+            Verdict::Win => Some(side_to_move),
+            Verdict::Loss => Some(!side_to_move),
+            Verdict::Draw => None,
+        };
+        GameResult { winner, reason: ruling.reason, ruling }
+    }
+
+    /// Whether the game is drawn.
+    pub fn is_draw(&self) -> bool {
+        self.winner.is_none()
+    }
+}
+
+impl fmt::Display for GameResult {
+    /// For example `red wins by perpetual-chase` or `draw by repetition`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(c) => write!(f, "{c} wins by {}", self.reason),
+            None => write!(f, "draw by {}", self.reason),
+        }
+    }
+}
+
+/// Why a move could not be added to a [`Game`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The move is not legal (or not a move) in the current position.
+    #[error("ply {ply}: {source}")]
+    Illegal {
+        /// The ply the move would have been (1 for the first move of the game).
+        ply: usize,
+        /// Why it is not legal.
+        source: MoveError,
+    },
+    /// The game is already over.
+    #[error("ply {ply}: the game is already over ({result})")]
+    GameOver {
+        /// The ply the move would have been.
+        ply: usize,
+        /// How the game ended.
+        result: GameResult,
+    },
+}
+
+/// A game record: a start position and the moves played from it, with the rules' verdict after every move.
+///
+/// The game is over when the side to move has no legal move (checkmate or stalemate: it loses), when a position
+/// occurs for the third time and the rules judge the repetition (see [`crate::rules`]: perpetual check or chase
+/// loses, otherwise a draw), when the 60-move counter reaches 120 plies ([`MoveLimit`]), or, if
+/// [`JudgeOptions::material_draw`] is on (the default), when neither side has the material to mate. Further moves
+/// are then refused with [`PlayError::GameOver`]. [`Game::undo`] takes moves back.
+///
+/// Bookkeeping (whether each position is in check, the 60-move counter) is done here, once per move, and never in
+/// [`Position::make_move`].
+///
+/// ```
+/// use xiangqi_core::{Color, Game, rules::Reason};
+/// // Two red chariots: one holds rank 8, the other mates on rank 9.
+/// let mut game = Game::from_fen("4k4/8R/9/9/9/9/9/9/R8/3K5 w").unwrap();
+/// assert!(game.result().is_none());
+/// game.play("a1a9").unwrap();
+/// let result = game.result().unwrap();
+/// assert_eq!(result.winner, Some(Color::Red));
+/// assert_eq!(result.reason, Reason::Checkmate);
+/// assert!(game.play("e9e8").is_err()); // the game is over
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    /// One entry per position of the game (index = ply): in check, and the 60-move counter.
+    records: Vec<Record>,
+    options: JudgeOptions,
+    result: Option<GameResult>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    in_check: bool,
+    limit: MoveLimit,
+}
+
+impl Game {
+    /// A game from `start` (its current position; any history it has is not part of the game), with the default
+    /// options. The start position itself may already be over (a mate, a stalemate, a material draw...).
+    pub fn new(start: &Position) -> Game {
+        Game::with_options(start, JudgeOptions::default())
+    }
+
+    /// A game from `start` with explicit options.
+    pub fn with_options(start: &Position, options: JudgeOptions) -> Game {
+        // A position that exists is always a valid lenient setup; fall back on a copy (with its history) otherwise.
+        let start = Position::from_setup(&start.setup(), Validation::Lenient).unwrap_or_else(|_| start.clone());
+        let limit = MoveLimit::new(start.halfmoves());
+        let records = vec![Record { in_check: start.in_check(), limit }];
+        let mut game = Game { pos: start.clone(), start, moves: Vec::new(), records, options, result: None };
+        game.result = game.judge();
+        game
+    }
+
+    /// A game from a FEN (checked strictly), with the default options.
+    pub fn from_fen(fen: &str) -> Result<Game, Error> {
+        Ok(Game::new(&Position::from_fen(fen)?))
+    }
+
+    /// A game from the start position.
+    pub fn startpos() -> Game {
+        Game::from_fen(START_FEN).expect("the start position is valid")
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position (its history holds the game's moves).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The moves played, oldest first.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The number of plies played.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The options the game is judged with.
+    pub fn options(&self) -> JudgeOptions {
+        self.options
+    }
+
+    /// The 60-move counter of the current position.
+    pub fn move_limit(&self) -> MoveLimit {
+        self.records.last().map_or(MoveLimit::default(), |r| r.limit)
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// Parses a move (UCI `h2e2` or ICCS `H2-E2`) and plays it.
+    pub fn play(&mut self, text: &str) -> Result<Move, PlayError> {
+        let ply = self.plies() + 1;
+        if let Some(result) = self.result {
+            return Err(PlayError::GameOver { ply, result });
+        }
+        let m = self.pos.parse_move(text).map_err(|source| PlayError::Illegal { ply, source })?;
+        self.push_unchecked(m);
+        Ok(m)
+    }
+
+    /// Plays `m` after checking that it is legal and that the game is not over.
+    pub fn push(&mut self, m: Move) -> Result<(), PlayError> {
+        let ply = self.plies() + 1;
+        if let Some(result) = self.result {
+            return Err(PlayError::GameOver { ply, result });
+        }
+        self.pos.check_move(m).map_err(|source| PlayError::Illegal { ply, source })?;
+        self.push_unchecked(m);
+        Ok(())
+    }
+
+    fn push_unchecked(&mut self, m: Move) {
+        let mover = self.pos.turn();
+        let capture = self.pos.piece_at(m.to()).is_some();
+        let before = *self.records.last().expect("a game has a record per position");
+        self.pos.make_move(m);
+        let in_check = self.pos.in_check();
+        let limit = before.limit.after_move(mover, capture, in_check, before.in_check);
+        self.records.push(Record { in_check, limit });
+        self.moves.push(m);
+        self.result = self.judge();
+    }
+
+    /// Takes back the last move, if any; the game is then judged as it was before that move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.pos.unmake_move();
+        self.records.pop();
+        self.result = self.judge();
+        Some(m)
+    }
+
+    /// The verdict on the current position.
+    fn judge(&mut self) -> Option<GameResult> {
+        let turn = self.pos.turn();
+        if !self.pos.has_legal_move() {
+            return Some(GameResult::from_ruling(rules::no_move_ruling(&self.pos), turn));
+        }
+        // At the root (ply 0) a repetition is judged at its third occurrence: a referee's view.
+        let limit = self.move_limit();
+        match rules::judge_with_limit(&mut self.pos, 0, limit, self.options) {
+            Some(Judgement::Decided(ruling)) => Some(GameResult::from_ruling(ruling, turn)),
+            Some(Judgement::Leaning(_)) | None => None,
+        }
+    }
+}
