@@ -1,0 +1,133 @@
+//! [`Accumulator`]: material, piece-square sums and phase kept incrementally along a line of play.
+
+use crate::evaluator::Evaluator;
+use crate::score::Score;
+use xiangqi_core::{Move, Position};
+
+/// The incremental part of an evaluation: material and piece-square sums per side (index [`Color::index`]) and the
+/// raw phase count (the sum of [`Weights::phase_weight`] over the pieces on the board).
+///
+/// [`Evaluator::psq`] computes it from scratch; an [`Accumulator`] keeps it up to date move by move. Both must agree.
+///
+/// [`Color::index`]: xiangqi_core::Color::index
+/// [`Weights::phase_weight`]: crate::Weights::phase_weight
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PsqState {
+    /// Base values of each side's pieces.
+    pub material: [Score; 2],
+    /// Piece-square bonuses of each side's pieces.
+    pub pst: [Score; 2],
+    /// Raw phase count of all pieces.
+    pub phase: i32,
+}
+
+/// Keeps a [`PsqState`] up to date around `make`/`unmake` with a fixed-size stack: nothing is allocated after
+/// [`Accumulator::new`].
+///
+/// [`Position`] knows nothing of evaluation, so the caller drives the accumulator: [`Accumulator::make`] just
+/// *before* [`Position::make_move`] (it reads the moving and the captured piece from the board), and
+/// [`Accumulator::unmake`] with [`Position::unmake_move`]. A null move changes nothing here; [`Accumulator::make_null`]
+/// exists so that every `unmake` can be paired with a push.
+///
+/// The accumulator belongs to the [`Evaluator`] that built it: pass the same one to `make` and
+/// [`Evaluator::evaluate_with`] (checked in debug builds).
+///
+/// ```
+/// use xiangqi_core::Position;
+/// use xiangqi_eval::{Accumulator, Evaluator};
+///
+/// let eval = Evaluator::default();
+/// let mut pos = Position::startpos();
+/// let mut acc = Accumulator::new(&eval, &pos);
+/// for text in ["h2e2", "h9g7", "e2e6"] {
+///     let m = pos.parse_move(text).unwrap();
+///     acc.make(&eval, &pos, m); // before the move is played
+///     pos.make_move(m);
+///     assert_eq!(eval.evaluate_with(&pos, &acc), eval.evaluate(&pos));
+/// }
+/// assert_eq!(*acc.state(), eval.psq(&pos));
+/// acc.unmake();
+/// pos.unmake_move();
+/// assert_eq!(*acc.state(), eval.psq(&pos));
+/// ```
+#[derive(Clone)]
+pub struct Accumulator {
+    stack: [PsqState; Accumulator::CAPACITY],
+    len: usize,
+    fingerprint: u64,
+}
+
+impl Accumulator {
+    /// How many states the stack holds: the root plus `CAPACITY - 1` moves made on top of it.
+    pub const CAPACITY: usize = 512;
+
+    /// An accumulator for `pos`, with `eval`'s tables.
+    pub fn new(eval: &Evaluator, pos: &Position) -> Accumulator {
+        let mut stack = [PsqState::default(); Accumulator::CAPACITY];
+        stack[0] = eval.psq(pos);
+        Accumulator { stack, len: 1, fingerprint: eval.fingerprint() }
+    }
+
+    /// Starts again from `pos` (for example at the root of a new search), keeping the storage.
+    pub fn reset(&mut self, eval: &Evaluator, pos: &Position) {
+        self.stack[0] = eval.psq(pos);
+        self.len = 1;
+        self.fingerprint = eval.fingerprint();
+    }
+
+    /// The state of the current position.
+    #[inline(always)]
+    pub fn state(&self) -> &PsqState {
+        &self.stack[self.len - 1]
+    }
+
+    /// How many moves (and null moves) were made on top of the root.
+    #[inline(always)]
+    pub fn depth(&self) -> usize {
+        self.len - 1
+    }
+
+    /// Whether this accumulator was built with `eval`'s weights.
+    #[inline(always)]
+    pub fn belongs_to(&self, eval: &Evaluator) -> bool {
+        self.fingerprint == eval.fingerprint()
+    }
+
+    /// Records `m`, which is about to be played in `pos`: call it *before* `pos.make_move(m)`.
+    ///
+    /// # Panics
+    /// When the origin of `m` is empty (as [`Position::make_move`] does) or when more than
+    /// [`Accumulator::CAPACITY`]` - 1` moves are stacked.
+    #[inline]
+    pub fn make(&mut self, eval: &Evaluator, pos: &Position, m: Move) {
+        debug_assert!(self.belongs_to(eval), "accumulator used with another evaluator");
+        assert!(self.len < Accumulator::CAPACITY, "Accumulator: more than {} moves stacked", Accumulator::CAPACITY - 1);
+        let mut st = self.stack[self.len - 1];
+        let piece = pos.piece_at(m.from()).expect("Accumulator::make: no piece on the origin");
+        eval.apply_move(&mut st, piece, m.from(), m.to(), pos.piece_at(m.to()));
+        self.stack[self.len] = st;
+        self.len += 1;
+    }
+
+    /// Records a null move (the state does not change), to be undone by [`Accumulator::unmake`].
+    #[inline]
+    pub fn make_null(&mut self) {
+        assert!(self.len < Accumulator::CAPACITY, "Accumulator: more than {} moves stacked", Accumulator::CAPACITY - 1);
+        self.stack[self.len] = self.stack[self.len - 1];
+        self.len += 1;
+    }
+
+    /// Takes back the last [`Accumulator::make`] or [`Accumulator::make_null`]. Does nothing at the root.
+    #[inline]
+    pub fn unmake(&mut self) {
+        if self.len > 1 {
+            self.len -= 1;
+        }
+    }
+}
+
+impl std::fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Accumulator").field("depth", &self.depth()).field("state", self.state()).finish()
+    }
+}

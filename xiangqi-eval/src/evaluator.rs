@@ -1,0 +1,568 @@
+//! [`Evaluator`]: the default evaluation, its terms ([`Term`]) and its breakdown ([`Trace`]).
+
+use crate::accumulator::{Accumulator, PsqState};
+use crate::score::Score;
+use crate::weights::Weights;
+use crate::{Evaluate, EVAL_MAX};
+use xiangqi_core::attacks::{
+    advisor_attacks, between, elephant_attacks, horse_attacks, king_attacks, rook_attacks, soldier_attacks,
+};
+use xiangqi_core::{Bitboard, Color, File, Piece, PieceKind, Position, Rank, Square};
+
+/// The terms of the evaluation, as the breakdown ([`Trace`]) shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// Base values of the pieces ([`Weights::material`]); incremental.
+    Material,
+    /// Piece-square bonuses ([`Weights::pst`]); incremental.
+    Pst,
+    /// Soldiers across the river, near the palace, side by side.
+    Soldiers,
+    /// Horse mobility (blocked legs, poor and guarded destinations).
+    Horses,
+    /// Cannons against the king: empty-headed, two screens, central horse, bottom cannon.
+    Cannons,
+    /// Chariot mobility, open files, pins.
+    Chariots,
+    /// Missing advisors and elephants against the enemy's attack pressure.
+    KingSafety,
+    /// The side to move's bonus.
+    Tempo,
+}
+
+impl Term {
+    /// How many terms there are.
+    pub const NUM: usize = 8;
+    /// Every term, in index order.
+    pub const ALL: [Term; Term::NUM] = [
+        Term::Material,
+        Term::Pst,
+        Term::Soldiers,
+        Term::Horses,
+        Term::Cannons,
+        Term::Chariots,
+        Term::KingSafety,
+        Term::Tempo,
+    ];
+
+    /// The term's index, `0..NUM`.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// A short lowercase name (`"material"`, `"king_safety"` ...), as used in the CLI's JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Pst => "pst",
+            Term::Soldiers => "soldiers",
+            Term::Horses => "horses",
+            Term::Cannons => "cannons",
+            Term::Chariots => "chariots",
+            Term::KingSafety => "king_safety",
+            Term::Tempo => "tempo",
+        }
+    }
+}
+
+/// An evaluation taken apart: each term per side, the phase and the total.
+///
+/// ```
+/// use xiangqi_core::{Color, Position};
+/// use xiangqi_eval::{Evaluator, Term};
+///
+/// let eval = Evaluator::default();
+/// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1").unwrap();
+/// let t = eval.trace(&pos);
+/// assert_eq!(t.total, eval.evaluate(&pos));
+/// assert!(t.get(Term::Material, Color::Red).mg > t.get(Term::Material, Color::Black).mg);
+/// assert!(t.value(Term::Material) > 0); // Red's view
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    /// The side to move.
+    pub turn: Color,
+    /// The tapered phase: `phase_max` is the full middlegame, 0 the bare endgame.
+    pub phase: i32,
+    /// The phase of the full middlegame.
+    pub phase_max: i32,
+    /// Each term's score per side, `[term][color]`, each from its own side's view (positive is good for that side).
+    pub terms: [[Score; 2]; Term::NUM],
+    /// The evaluation for the side to move: exactly what [`Evaluator::evaluate`] returns.
+    pub total: i32,
+}
+
+impl Trace {
+    /// `color`'s score in `term`.
+    pub fn get(&self, term: Term, color: Color) -> Score {
+        self.terms[term.index()][color.index()]
+    }
+
+    /// Red's score minus Black's in `term`.
+    pub fn net(&self, term: Term) -> Score {
+        self.get(term, Color::Red) - self.get(term, Color::Black)
+    }
+
+    /// [`Trace::net`] tapered by the phase: the term's value from Red's view. The values of all terms add up to the
+    /// total from Red's view up to rounding (the total tapers the sum once).
+    pub fn value(&self, term: Term) -> i32 {
+        self.net(term).taper(self.phase, self.phase_max)
+    }
+
+    /// The sum of all terms, Red minus Black, before tapering.
+    pub fn sum(&self) -> Score {
+        Term::ALL.iter().map(|&t| self.net(t)).sum()
+    }
+}
+
+/// Receives the evaluation's terms: a plain sum on the hot path, a [`Trace`] for the breakdown. Generic, so the
+/// sum costs nothing more than the additions.
+trait Sink {
+    fn add(&mut self, term: Term, color: Color, s: Score);
+}
+
+/// Red minus Black.
+struct Net(Score);
+
+impl Sink for Net {
+    #[inline(always)]
+    fn add(&mut self, _term: Term, color: Color, s: Score) {
+        match color {
+            Color::Red => self.0 += s,
+            Color::Black => self.0 -= s,
+        }
+    }
+}
+
+impl Sink for [[Score; 2]; Term::NUM] {
+    fn add(&mut self, term: Term, color: Color, s: Score) {
+        self[term.index()][color.index()] += s;
+    }
+}
+
+/// Builds a mask from the squares whose file lies in `files` and whose rank lies in `ranks` (inclusive ranges).
+const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboard {
+    let mut b = 0u128;
+    let mut r = ranks.0;
+    while r <= ranks.1 {
+        let mut f = files.0;
+        while f <= files.1 {
+            b |= 1u128 << (r * 9 + f);
+            f += 1;
+        }
+        r += 1;
+    }
+    Bitboard(b)
+}
+
+const fn or(a: Bitboard, b: Bitboard) -> Bitboard {
+    Bitboard(a.0 | b.0)
+}
+
+/// The enemy's half of the board, by own colour.
+const ENEMY_HALF: [Bitboard; 2] = [Bitboard::BLACK_HALF, Bitboard::RED_HALF];
+/// Relative ranks 5-8: across the river but not yet on the last rank.
+const SOLDIER_ATTACK_ZONE: [Bitboard; 2] = [rect((0, 8), (5, 8)), rect((0, 8), (1, 4))];
+/// Files c-g, relative ranks 6-8: in front of and beside the enemy palace.
+const PALACE_ZONE: [Bitboard; 2] = [rect((2, 6), (6, 8)), rect((2, 6), (1, 3))];
+/// Points a horse does poorly on: the edge of the board and the two palace centres (ElephantEye's list).
+const HORSE_POOR: Bitboard = or(
+    or(or(rect((0, 8), (0, 0)), rect((0, 8), (9, 9))), or(rect((0, 0), (0, 9)), rect((8, 8), (0, 9)))),
+    or(rect((4, 4), (1, 1)), rect((4, 4), (8, 8))),
+);
+/// File i, to keep side-by-side pairs from wrapping around a rank.
+const FILE_I: Bitboard = Bitboard::file(File::I);
+/// Each side's palace centre.
+const PALACE_CENTRE: [Square; 2] = [Square::new(File::E, Rank::R1), Square::new(File::E, Rank::R8)];
+/// Each side's back rank.
+const BACK_RANK: [Rank; 2] = [Rank::R0, Rank::R9];
+
+/// The rank of `sq` counted from `color`'s back rank.
+#[inline(always)]
+const fn relative_rank(color: Color, sq: Square) -> usize {
+    match color {
+        Color::Red => sq.rank() as usize,
+        Color::Black => 9 - sq.rank() as usize,
+    }
+}
+
+/// The default evaluator: material, piece-square tables, and positional terms, all weighted by one [`Weights`]
+/// table and tapered between middlegame and endgame by the material left.
+///
+/// Scores are for the side to move, within `-EVAL_MAX..=EVAL_MAX`, and symmetric: the colour-flipped and the
+/// mirrored position score the same.
+///
+/// Use [`Evaluator::evaluate`] (from scratch) or, in a search, an [`Accumulator`] with [`Evaluator::evaluate_with`].
+#[derive(Clone)]
+pub struct Evaluator {
+    weights: Weights,
+    /// Piece-square bonuses expanded to the 90 points, `[color][kind][square]`; Black's are Red's turned.
+    pst: [[[Score; Square::NUM]; 7]; 2],
+    phase_max: i32,
+    attack_max: i32,
+    fingerprint: u64,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new(Weights::DEFAULT)
+    }
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator").field("fingerprint", &self.fingerprint).finish_non_exhaustive()
+    }
+}
+
+impl Evaluator {
+    /// An evaluator with `weights`. A non-positive `attack_max` counts as 1; so does a phase total of zero.
+    pub fn new(weights: Weights) -> Evaluator {
+        let mut pst = [[[Score::ZERO; Square::NUM]; 7]; 2];
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                for sq in Square::all() {
+                    let half_file = (sq.file() as usize).min(8 - sq.file() as usize);
+                    pst[color.index()][kind.index()][sq.index()] =
+                        weights.pst[kind.index()][relative_rank(color, sq)][half_file];
+                }
+            }
+        }
+        let phase_max: i32 =
+            PieceKind::ALL.iter().map(|k| 2 * weights.phase_weight[k.index()] * k.max_count() as i32).sum();
+        // FNV-1a over every weight: tells accumulators of different evaluators apart.
+        let fingerprint = weights
+            .to_vec()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &v| (h ^ v as u32 as u64).wrapping_mul(0x100_0000_01b3));
+        Evaluator { phase_max: phase_max.max(1), attack_max: weights.attack_max.max(1), weights, pst, fingerprint }
+    }
+
+    /// The weights.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The phase of the full middlegame (all pieces of the start position on the board).
+    pub fn phase_max(&self) -> i32 {
+        self.phase_max
+    }
+
+    /// The tapered phase for a raw phase count ([`PsqState::phase`]): `(2 max - m) m / max` with `m` clamped to
+    /// `0..=max`, so the game counts as middlegame for long and turns to endgame when few pieces are left.
+    #[inline(always)]
+    pub fn phase(&self, raw: i32) -> i32 {
+        let m = raw.clamp(0, self.phase_max);
+        (2 * self.phase_max - m) * m / self.phase_max
+    }
+
+    pub(crate) fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// The incremental terms of `pos` (material, piece-square sums, phase count) computed from scratch.
+    pub fn psq(&self, pos: &Position) -> PsqState {
+        let mut st = PsqState::default();
+        for color in Color::ALL {
+            let c = color.index();
+            for kind in PieceKind::ALL {
+                let k = kind.index();
+                let pieces = pos.pieces(color, kind);
+                st.material[c] += self.weights.material[k] * pieces.count() as i32;
+                st.phase += self.weights.phase_weight[k] * pieces.count() as i32;
+                for sq in pieces {
+                    st.pst[c] += self.pst[c][k][sq.index()];
+                }
+            }
+        }
+        st
+    }
+
+    /// Updates `st` for `piece` moving from `from` to `to`, capturing `captured`.
+    #[inline(always)]
+    pub(crate) fn apply_move(
+        &self,
+        st: &mut PsqState,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+    ) {
+        let table = &self.pst[piece.color.index()][piece.kind.index()];
+        st.pst[piece.color.index()] += table[to.index()] - table[from.index()];
+        if let Some(c) = captured {
+            let (ci, ck) = (c.color.index(), c.kind.index());
+            st.material[ci] -= self.weights.material[ck];
+            st.pst[ci] -= self.pst[ci][ck][to.index()];
+            st.phase -= self.weights.phase_weight[ck];
+        }
+    }
+
+    /// The evaluation of `pos` for the side to move, computed from scratch. Allocates nothing.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_eval::{Evaluator, EVAL_MAX};
+    /// let eval = Evaluator::default();
+    /// let v = eval.evaluate(&Position::startpos());
+    /// assert!(v.abs() < 50 && v.abs() <= EVAL_MAX);
+    /// ```
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_psq(pos, &self.psq(pos))
+    }
+
+    /// The evaluation of `pos` for the side to move, taking material and piece-square sums from `acc`, which must be
+    /// in step with `pos` (see [`Accumulator`]). Equal to [`Evaluator::evaluate`].
+    #[inline]
+    pub fn evaluate_with(&self, pos: &Position, acc: &Accumulator) -> i32 {
+        debug_assert!(acc.belongs_to(self), "accumulator built by another evaluator");
+        self.evaluate_psq(pos, acc.state())
+    }
+
+    #[inline]
+    fn evaluate_psq(&self, pos: &Position, st: &PsqState) -> i32 {
+        let mut net = Net(Score::ZERO);
+        self.collect(pos, st, &mut net);
+        self.finish(pos.turn(), net.0, st.phase)
+    }
+
+    /// The evaluation of `pos` taken apart by term and side.
+    pub fn trace(&self, pos: &Position) -> Trace {
+        let st = self.psq(pos);
+        let mut terms = [[Score::ZERO; 2]; Term::NUM];
+        self.collect(pos, &st, &mut terms);
+        let mut trace =
+            Trace { turn: pos.turn(), phase: self.phase(st.phase), phase_max: self.phase_max, terms, total: 0 };
+        trace.total = self.finish(pos.turn(), trace.sum(), st.phase);
+        trace
+    }
+
+    #[inline(always)]
+    fn finish(&self, turn: Color, net: Score, phase_raw: i32) -> i32 {
+        let v = net.taper(self.phase(phase_raw), self.phase_max).clamp(-EVAL_MAX, EVAL_MAX);
+        match turn {
+            Color::Red => v,
+            Color::Black => -v,
+        }
+    }
+
+    /// Every term of both sides into `sink`.
+    #[inline(always)]
+    fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, sink: &mut S) {
+        for color in Color::ALL {
+            sink.add(Term::Material, color, st.material[color.index()]);
+            sink.add(Term::Pst, color, st.pst[color.index()]);
+        }
+        sink.add(Term::Tempo, pos.turn(), self.weights.tempo);
+        let pressure = self.pressures(pos);
+        for us in Color::ALL {
+            self.side_terms(pos, us, pressure, sink);
+        }
+    }
+
+    /// The attack pressure of each side, `0..=attack_max`: attack units of its pieces across the river, plus a bonus
+    /// for having more strong pieces than the enemy (ElephantEye's measure of who is attacking).
+    #[inline(always)]
+    fn pressures(&self, pos: &Position) -> [i32; 2] {
+        let w = &self.weights;
+        let mut units = [0i32; 2];
+        let mut strength = [0i32; 2];
+        for color in Color::ALL {
+            let c = color.index();
+            for kind in PieceKind::ALL {
+                let k = kind.index();
+                if w.attack_unit[k] != 0 {
+                    units[c] += w.attack_unit[k] * (pos.pieces(color, kind) & ENEMY_HALF[c]).count() as i32;
+                }
+                if w.attack_material[k] != 0 {
+                    strength[c] += w.attack_material[k] * pos.pieces(color, kind).count() as i32;
+                }
+            }
+        }
+        let surplus = strength[0] - strength[1];
+        if surplus > 0 {
+            units[0] += w.attack_surplus * surplus;
+        } else {
+            units[1] -= w.attack_surplus * surplus;
+        }
+        [units[0].clamp(0, self.attack_max), units[1].clamp(0, self.attack_max)]
+    }
+
+    /// Points that `them` guards with its cheap pieces (soldiers, advisors, elephants, king).
+    #[inline(always)]
+    fn cheap_guards(pos: &Position, them: Color) -> Bitboard {
+        let occ = pos.occupied();
+        let mut g = king_attacks(pos.king(them));
+        for sq in pos.pieces(them, PieceKind::Soldier) {
+            g |= soldier_attacks(them, sq);
+        }
+        for sq in pos.pieces(them, PieceKind::Advisor) {
+            g |= advisor_attacks(sq);
+        }
+        for sq in pos.pieces(them, PieceKind::Elephant) {
+            g |= elephant_attacks(sq, occ);
+        }
+        g
+    }
+
+    /// The positional terms of one side.
+    #[inline(always)]
+    fn side_terms<S: Sink>(&self, pos: &Position, us: Color, pressure: [i32; 2], sink: &mut S) {
+        let w = &self.weights;
+        let them = !us;
+        let (u, t) = (us.index(), them.index());
+        let occ = pos.occupancy();
+        let all = occ.bitboard();
+        let own = pos.color_bb(us);
+        let enemy_king = pos.king(them);
+        let soldiers = pos.pieces(us, PieceKind::Soldier);
+
+        // Soldiers: across the river, supported by an attack, near the palace, side by side.
+        if soldiers.any() {
+            let crossed = soldiers & ENEMY_HALF[u];
+            let attacking = (soldiers & SOLDIER_ATTACK_ZONE[u]).count() as i32;
+            let near = (soldiers & PALACE_ZONE[u]).count() as i32;
+            let pairs = (crossed & Bitboard(crossed.0 >> 1) & !FILE_I).count() as i32;
+            let s = w.soldier_crossed * crossed.count() as i32
+                + (w.soldier_attacking * attacking + w.soldier_near_palace * near).scale(pressure[u], self.attack_max)
+                + w.soldier_connected * pairs;
+            sink.add(Term::Soldiers, us, s);
+        }
+
+        // Horses: good destinations, legs considered.
+        let horses = pos.pieces(us, PieceKind::Horse);
+        if horses.any() {
+            let poor = own | HORSE_POOR | Self::cheap_guards(pos, them);
+            let mut s = Score::ZERO;
+            for sq in horses {
+                let n = (horse_attacks(sq, all) - poor).count() as usize;
+                s += w.horse_mobility[n.min(w.horse_mobility.len() - 1)];
+            }
+            sink.add(Term::Horses, us, s);
+        }
+
+        // Cannons against the king.
+        let cannons = pos.pieces(us, PieceKind::Cannon);
+        if cannons.any() {
+            let king_file = Bitboard::file(enemy_king.file());
+            let mut s = Score::ZERO;
+            for sq in cannons {
+                let screens = between(sq, enemy_king) & all;
+                if king_file.contains(sq) {
+                    match screens.count() {
+                        0 => {
+                            let sideways = king_attacks(enemy_king) & Bitboard::rank(enemy_king.rank()) & !all;
+                            s += if sideways.is_empty() {
+                                w.cannon_hollow[relative_rank(us, sq)]
+                            } else {
+                                w.cannon_hollow_escapable
+                            };
+                        }
+                        2 => {
+                            let centre = PALACE_CENTRE[t];
+                            let central_horse = screens.contains(centre)
+                                && pos.piece_at(centre) == Some(Piece::new(them, PieceKind::Horse));
+                            s += if central_horse { w.cannon_central_horse } else { w.cannon_two_screens };
+                        }
+                        _ => {}
+                    }
+                } else if sq.rank() == enemy_king.rank() && enemy_king.rank() == BACK_RANK[t] && screens.is_empty() {
+                    s += w.cannon_bottom;
+                }
+            }
+            sink.add(Term::Cannons, us, s);
+        }
+
+        // Chariots: mobility, open files, pins against the king.
+        let chariots = pos.pieces(us, PieceKind::Chariot);
+        if chariots.any() {
+            let all_soldiers = pos.kind_bb(PieceKind::Soldier);
+            let pinnable = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
+            let mut s = Score::ZERO;
+            for sq in chariots {
+                s += w.chariot_mobility * (rook_attacks(sq, occ) - own).count() as i32;
+                let file = Bitboard::file(sq.file());
+                if (file & all_soldiers).is_empty() {
+                    s += w.chariot_open_file;
+                } else if (file & soldiers).is_empty() {
+                    s += w.chariot_half_open_file;
+                }
+                let between_king = between(sq, enemy_king) & all;
+                if (between_king & pinnable).any() && !between_king.more_than_one() {
+                    s += w.chariot_pin;
+                }
+            }
+            sink.add(Term::Chariots, us, s);
+        }
+
+        // King safety: missing defenders against the enemy's pressure.
+        if pressure[t] > 0 {
+            let advisors = pos.pieces(us, PieceKind::Advisor).count() as i32;
+            let elephants = pos.pieces(us, PieceKind::Elephant).count() as i32;
+            let full_advisors = PieceKind::Advisor.max_count() as i32;
+            let full_elephants = PieceKind::Elephant.max_count() as i32;
+            let mut penalty = w.advisor_missing * (full_advisors - advisors).max(0)
+                + w.elephant_missing * (full_elephants - elephants).max(0);
+            if advisors < full_advisors && pos.pieces(them, PieceKind::Chariot).more_than_one() {
+                penalty += w.advisor_leak_double_chariot;
+            }
+            sink.add(Term::KingSafety, us, -penalty.scale(pressure[t], self.attack_max));
+        }
+    }
+}
+
+impl Evaluate for Evaluator {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        Evaluator::evaluate(self, pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_are_symmetric_and_placed() {
+        for sq in Square::all() {
+            assert_eq!(HORSE_POOR.contains(sq), HORSE_POOR.contains(sq.mirror_file()));
+            assert_eq!(HORSE_POOR.contains(sq), HORSE_POOR.contains(sq.flip_rank()));
+            for c in [0, 1] {
+                assert_eq!(PALACE_ZONE[c].contains(sq), PALACE_ZONE[c].contains(sq.mirror_file()));
+                assert_eq!(PALACE_ZONE[c].contains(sq), PALACE_ZONE[1 - c].contains(sq.flip_rank()));
+                assert_eq!(SOLDIER_ATTACK_ZONE[c].contains(sq), SOLDIER_ATTACK_ZONE[1 - c].contains(sq.flip_rank()));
+                assert_eq!(ENEMY_HALF[c].contains(sq), ENEMY_HALF[1 - c].contains(sq.flip_rank()));
+            }
+        }
+        assert_eq!(HORSE_POOR.count(), 2 * 9 + 2 * 8 + 2);
+        assert!(PALACE_ZONE[0].contains("e8".parse().unwrap()) && !PALACE_ZONE[0].contains("e9".parse().unwrap()));
+        assert!(PALACE_ZONE[1].contains("c1".parse().unwrap()) && !PALACE_ZONE[1].contains("b1".parse().unwrap()));
+        assert_eq!(SOLDIER_ATTACK_ZONE[0].count(), 4 * 9);
+        assert_eq!(PALACE_CENTRE[1].flip_rank(), PALACE_CENTRE[0]);
+    }
+
+    #[test]
+    fn phase_is_full_at_the_start_and_zero_with_kings_only() {
+        let eval = Evaluator::default();
+        let start = eval.psq(&Position::startpos());
+        assert_eq!(start.phase, eval.phase_max());
+        assert_eq!(eval.phase(start.phase), eval.phase_max());
+        let kings = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+        assert_eq!(eval.phase(eval.psq(&kings).phase), 0);
+        // Quadratic: half the material left is still three quarters of the middlegame.
+        assert_eq!(eval.phase(eval.phase_max() / 2), eval.phase_max() * 3 / 4);
+    }
+
+    #[test]
+    fn pressure_counts_crossed_pieces_and_surplus() {
+        let eval = Evaluator::default();
+        assert_eq!(eval.pressures(&Position::startpos()), [0, 0]);
+        // Red chariot and horse across the river, Black has nothing: 2 + 2 units, plus a surplus of 3 strength.
+        let pos = Position::from_fen("3k5/9/1N7/9/R8/9/9/9/9/4K4 w - - 0 1").unwrap();
+        assert_eq!(eval.pressures(&pos), [8, 0]);
+        let pos = Position::from_fen("3k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1").unwrap();
+        assert_eq!(eval.pressures(&pos), [2 + 2 * 2, 0]);
+    }
+}
