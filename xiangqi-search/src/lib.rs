@@ -1,1 +1,73 @@
-//! xiangqi-search: work in progress (see the issue tracker).
+//! # xiangqi-search: the search techniques as composable node policies
+//!
+//! The seeds' techniques, minimax and alpha-beta (two-sided), negamax (with and without alpha-beta, fail-soft and
+//! fail-hard), null-move pruning, principal variation search and quiescence, are each a small policy type
+//! ([`policy`]). A variant is a type composed of one policy per slot ([`Compose`]), and the node function is
+//! generic over it: a technique that is off costs nothing at run time. Named presets ([`Minimax`], [`AlphaBeta`],
+//! [`Pvs`], ...) and free combinations parsed from text ([`VariantSpec`], e.g. `alphabeta+pvs+qs`) map onto
+//! monomorphized instances.
+//!
+//! The algorithms are generic over a [`Game`] and an [`Evaluator`]. `xiangqi_core::Position` is a game; so is the
+//! [`synthetic::Tree`], where tests know exactly which leaves must be visited. The search never names a concrete
+//! xiangqi evaluator: the `xiangqi` binary joins this crate with `xiangqi-eval`.
+//!
+//! ```
+//! use xiangqi_core::{PieceKind, Position};
+//! use xiangqi_search::{Evaluator, Game, Limits, Score, Searcher, AlphaBeta, Minimax, NegamaxAb};
+//!
+//! /// Material only, for the side to move.
+//! struct Material;
+//! impl Evaluator<Position> for Material {
+//!     fn evaluate(&mut self, pos: &Position) -> Score {
+//!         let value = |k| match k { PieceKind::Chariot => 900, PieceKind::Cannon => 450, PieceKind::Horse => 400,
+//!                                   PieceKind::King => 0, PieceKind::Soldier => 100, _ => 200 };
+//!         let us = pos.turn();
+//!         PieceKind::ALL.iter().map(|&k| value(k) * (pos.pieces(us, k).count() as i32
+//!             - pos.pieces(!us, k).count() as i32)).sum()
+//!     }
+//! }
+//!
+//! let pos = Position::from_fen("4k4/9/9/9/5r3/9/9/9/9/3K1R3 w").unwrap();
+//! let minimax = Searcher::<_, _, Minimax>::new(pos.clone(), Material).search(&Limits::depth(3));
+//! let ab = Searcher::<_, _, AlphaBeta>::new(pos.clone(), Material).search(&Limits::depth(3));
+//! let nab = Searcher::<_, _, NegamaxAb>::new(pos, Material).search(&Limits::depth(3));
+//! assert_eq!(minimax.score, ab.score);
+//! assert_eq!(ab.score, nab.score);
+//! assert!(ab.stats.nodes < minimax.stats.nodes);
+//! assert_eq!(ab.best_move.unwrap().to_string(), "f0f5"); // the chariot takes the undefended chariot
+//! ```
+
+mod game;
+pub mod policy;
+mod searcher;
+pub mod synthetic;
+mod variants;
+mod xiangqi;
+
+pub use game::{mated_in, Evaluator, Game, MoveList, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+pub use policy::{
+    AlphaBetaForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm, NegamaxAbHardForm,
+    NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered, PrincipalVariation, Quiescence,
+    StaticLeaf, Variant,
+};
+pub use searcher::{Limits, SearchResult, Searcher, Stats};
+pub use variants::{available, FormKind, VariantError, VariantSpec, PARTS, PRESETS};
+
+/// Two-sided minimax.
+pub type Minimax = Compose<MinimaxForm>;
+/// Two-sided alpha-beta.
+pub type AlphaBeta = Compose<AlphaBetaForm>;
+/// Negamax without pruning.
+pub type Negamax = Compose<NegamaxForm>;
+/// Negamax alpha-beta, fail-soft.
+pub type NegamaxAb = Compose<NegamaxAbSoftForm>;
+/// Negamax alpha-beta, fail-hard.
+pub type NegamaxAbHard = Compose<NegamaxAbHardForm>;
+/// Alpha-beta with principal variation search.
+pub type Pvs = Compose<NegamaxAbSoftForm, StaticLeaf, NoNull, PrincipalVariation>;
+/// Alpha-beta with null-move pruning, R = 3.
+pub type Nmp = Compose<NegamaxAbSoftForm, StaticLeaf, NullMove<3>>;
+/// Alpha-beta with quiescence search.
+pub type Qs = Compose<NegamaxAbSoftForm, Quiescence>;
+/// PVS, null move and quiescence together.
+pub type PvsNmpQs = Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation>;

@@ -1,0 +1,91 @@
+//! The two small traits the algorithms are generic over: a [`Game`] and an [`Evaluator`], and the score scale.
+
+use smallvec::SmallVec;
+use std::fmt::{Debug, Display};
+
+/// A score in centipawn-like units from the point of view of the side to move (negamax forms) or of the first
+/// player (the two-sided forms).
+pub type Score = i32;
+
+/// Larger than any score: the initial window is `[-INFINITY, INFINITY]`.
+pub const INFINITY: Score = 32_000;
+/// The score of mating now. A mate `n` plies from the root scores `MATE - n`, so shorter mates score higher.
+pub const MATE: Score = 30_000;
+/// The deepest ply a search reaches (main search plus quiescence).
+pub const MAX_PLY: usize = 128;
+/// Scores at or beyond this magnitude are mate scores.
+pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
+
+/// The score of a side that is mated (or, in xiangqi, stalemated) `ply` plies from the root.
+#[inline(always)]
+pub const fn mated_in(ply: usize) -> Score {
+    -MATE + ply as Score
+}
+
+/// A list of moves on the stack.
+pub type MoveList<M> = SmallVec<[M; 128]>;
+
+/// A two-player, zero-sum game the search can walk: moves, make/unmake, the null move, check, a hash and the
+/// result of a position without moves.
+///
+/// `xiangqi_core::Position` implements it (see the `xiangqi` module), and so does the synthetic tree of
+/// [`crate::synthetic`], on which tests know exactly which leaves each algorithm must visit.
+pub trait Game {
+    /// A move.
+    type Move: Copy + Eq + Debug + Display + Send + Sync + 'static;
+
+    /// Number of distinct values [`Game::move_key`] returns (size of history tables).
+    const MOVE_KEYS: usize;
+
+    /// A dense index for `m`, below [`Game::MOVE_KEYS`].
+    fn move_key(m: Self::Move) -> usize;
+
+    /// Appends the legal moves (only captures with `captures_only`) to `out`.
+    fn generate(&self, captures_only: bool, out: &mut MoveList<Self::Move>);
+
+    /// Plays `m`.
+    fn make(&mut self, m: Self::Move);
+
+    /// Takes back the last move or null move.
+    fn unmake(&mut self);
+
+    /// Passes the turn.
+    fn make_null(&mut self);
+
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool;
+
+    /// Whether a null move is sound enough here (the zugzwang guard, `isNullMoveAllowed` of the spec).
+    fn null_move_allowed(&self) -> bool;
+
+    /// A hash of the position.
+    fn hash(&self) -> u64;
+
+    /// Whether the side to move is the first player: the MAX side of the two-sided forms.
+    fn first_player_to_move(&self) -> bool;
+
+    /// The score, for the side to move, of a position where it has no legal move `ply` plies from the root. In
+    /// xiangqi that is a loss (mate or stalemate): [`mated_in`].
+    fn no_moves_score(&self, ply: usize) -> Score;
+
+    /// An MVV-LVA key for ordering: 0 for a quiet move, larger for more valuable victims and cheaper attackers.
+    fn capture_key(&self, m: Self::Move) -> i32;
+}
+
+/// A static evaluation: the score of the position for the side to move.
+///
+/// The two hooks let an incremental evaluator keep accumulators in step with the game: the search calls
+/// `on_make` before each move it makes and `on_unmake` after each move it takes back (never for null moves, which
+/// change no material). Stateless evaluators leave them as they are; they cost nothing.
+pub trait Evaluator<G: Game> {
+    /// The score for the side to move, within `-MATE_BOUND..MATE_BOUND`.
+    fn evaluate(&mut self, game: &G) -> Score;
+
+    /// Called before `game.make(m)`.
+    #[inline(always)]
+    fn on_make(&mut self, _game: &G, _m: G::Move) {}
+
+    /// Called after `game.unmake()` of a real move.
+    #[inline(always)]
+    fn on_unmake(&mut self) {}
+}

@@ -1,0 +1,86 @@
+//! `xiangqi_core::Position` as a [`Game`].
+
+use crate::game::{mated_in, Game, MoveList, Score};
+use xiangqi_core::{Move, PieceKind, Position};
+use xiangqi_movegen::{generate, GenType};
+
+/// Ordering value of a piece as a victim or an attacker (MVV-LVA).
+const fn order_value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::King => 7,
+        PieceKind::Chariot => 6,
+        PieceKind::Cannon => 5,
+        PieceKind::Horse => 4,
+        PieceKind::Elephant => 2,
+        PieceKind::Advisor => 2,
+        PieceKind::Soldier => 1,
+    }
+}
+
+impl Game for Position {
+    type Move = Move;
+    const MOVE_KEYS: usize = 90 * 90;
+
+    #[inline(always)]
+    fn move_key(m: Move) -> usize {
+        m.from().index() * 90 + m.to().index()
+    }
+
+    #[inline(always)]
+    fn generate(&self, captures_only: bool, out: &mut MoveList<Move>) {
+        generate(self, if captures_only { GenType::Captures } else { GenType::All }, out);
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move) {
+        self.make_move(m);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.unmake_move();
+    }
+
+    #[inline(always)]
+    fn make_null(&mut self) {
+        self.make_null_move();
+    }
+
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+
+    /// Allowed while the side to move keeps an attacking piece (chariot, horse or cannon): without one, zugzwang
+    /// is common in xiangqi endgames.
+    #[inline]
+    fn null_move_allowed(&self) -> bool {
+        let us = self.turn();
+        (self.pieces(us, PieceKind::Chariot) | self.pieces(us, PieceKind::Horse) | self.pieces(us, PieceKind::Cannon))
+            .any()
+    }
+
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        self.key()
+    }
+
+    #[inline(always)]
+    fn first_player_to_move(&self) -> bool {
+        self.turn() == xiangqi_core::Color::Red
+    }
+
+    /// No legal move loses in xiangqi, in check or not.
+    #[inline(always)]
+    fn no_moves_score(&self, ply: usize) -> Score {
+        mated_in(ply)
+    }
+
+    #[inline(always)]
+    fn capture_key(&self, m: Move) -> i32 {
+        match (self.piece_at(m.to()), self.piece_at(m.from())) {
+            (Some(victim), Some(attacker)) => order_value(victim.kind) * 8 + 8 - order_value(attacker.kind),
+            _ => 0,
+        }
+    }
+}
