@@ -1,6 +1,10 @@
-//! `xiangqi eval`: placeholder until the evaluation issue lands (it errors out, it does not pretend).
+//! `xiangqi eval`: the static evaluation of a position, with its breakdown by term and side.
 
 use crate::CmdResult;
+use serde_json::{json, Map, Value};
+use std::fmt::Write as _;
+use xiangqi_core::Color;
+use xiangqi_eval::{Evaluator, Score, Term, Trace};
 
 /// Arguments of `xiangqi eval`.
 #[derive(clap::Args)]
@@ -8,12 +12,132 @@ pub struct EvalArgs {
     /// Position (default: the start position).
     #[arg(long, default_value = xiangqi_core::START_FEN)]
     pub fen: String,
-    /// Print one JSON object.
+    /// Print one JSON object: `total` (for the side to move) and `terms` (each per side, mg/eg, and its tapered value
+    /// from Red's view).
     #[arg(long)]
     pub json: bool,
 }
 
 /// Runs the command.
-pub fn run(_args: &EvalArgs) -> CmdResult {
-    Err("eval is not implemented yet".into())
+pub fn run(args: &EvalArgs) -> CmdResult {
+    let pos = crate::parse_fen(&args.fen)?;
+    let trace = Evaluator::default().trace(&pos);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&to_json(&pos.fen(), &trace))?);
+    } else {
+        print!("{}", table(&pos.fen(), &trace));
+    }
+    Ok(())
+}
+
+fn score_json(s: Score) -> Value {
+    json!({ "mg": s.mg, "eg": s.eg })
+}
+
+/// The trace as one JSON object.
+fn to_json(fen: &str, t: &Trace) -> Value {
+    let mut terms = Map::new();
+    for term in Term::ALL {
+        terms.insert(
+            term.name().to_owned(),
+            json!({
+                "red": score_json(t.get(term, Color::Red)),
+                "black": score_json(t.get(term, Color::Black)),
+                "net": score_json(t.net(term)),
+                "value": t.value(term),
+            }),
+        );
+    }
+    json!({
+        "fen": fen,
+        "side_to_move": t.turn.to_string(),
+        "total": t.total,
+        "total_red": red_view(t),
+        "phase": t.phase,
+        "phase_max": t.phase_max,
+        "terms": terms,
+    })
+}
+
+/// The total from Red's view.
+fn red_view(t: &Trace) -> i32 {
+    match t.turn {
+        Color::Red => t.total,
+        Color::Black => -t.total,
+    }
+}
+
+/// The breakdown as a table, in the manner of Stockfish's `eval`.
+fn table(fen: &str, t: &Trace) -> String {
+    let mut out = String::new();
+    let pct = 100 * t.phase / t.phase_max;
+    let _ = writeln!(out, "Position: {fen}");
+    let _ = writeln!(out, "Phase: {}/{} ({pct}% middlegame)", t.phase, t.phase_max);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "        Term |       Red       |      Black      |    Red - Black  | Value");
+    let _ = writeln!(out, "             |    MG      EG   |    MG      EG   |    MG      EG   |");
+    let rule = "-------------+-----------------+-----------------+-----------------+-------";
+    let _ = writeln!(out, "{rule}");
+    let row = |out: &mut String, name: &str, red: Score, black: Score, value: i32| {
+        let net = red - black;
+        let _ = writeln!(
+            out,
+            "{name:>12} | {:>6}  {:>6}  | {:>6}  {:>6}  | {:>6}  {:>6}  | {value:>6}",
+            red.mg, red.eg, black.mg, black.eg, net.mg, net.eg
+        );
+    };
+    let (mut red, mut black) = (Score::ZERO, Score::ZERO);
+    for term in Term::ALL {
+        let (r, b) = (t.get(term, Color::Red), t.get(term, Color::Black));
+        red += r;
+        black += b;
+        row(&mut out, term.name(), r, b, t.value(term));
+    }
+    let _ = writeln!(out, "{rule}");
+    row(&mut out, "total", red, black, red_view(t));
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Value: the term tapered by the phase, from Red's view; the total tapers the sum once.");
+    let _ = writeln!(out, "Evaluation: {:+} for {} (side to move), {:+} from Red's view", t.total, t.turn, red_view(t));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi_core::Position;
+
+    #[test]
+    fn json_has_total_and_every_term() {
+        let pos = Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
+        let t = Evaluator::default().trace(&pos);
+        let v = to_json(&pos.fen(), &t);
+        assert_eq!(v["total"], t.total);
+        assert!(v["total"].as_i64().unwrap() < -700, "Black to move, a chariot down");
+        assert_eq!(v["total_red"].as_i64().unwrap(), -v["total"].as_i64().unwrap());
+        assert_eq!(v["side_to_move"], "black");
+        let terms = v["terms"].as_object().unwrap();
+        assert_eq!(terms.len(), Term::NUM);
+        assert_eq!(terms["material"]["red"]["mg"], t.get(Term::Material, Color::Red).mg);
+        assert!(terms["material"]["value"].as_i64().unwrap() > 700);
+    }
+
+    #[test]
+    fn table_names_every_term_and_the_total() {
+        let pos = Position::startpos();
+        let t = Evaluator::default().trace(&pos);
+        let text = table(&pos.fen(), &t);
+        for term in Term::ALL {
+            assert!(text.contains(term.name()), "{text}");
+        }
+        assert!(text.contains(&format!("Evaluation: {:+} for red", t.total)), "{text}");
+    }
+
+    #[test]
+    fn a_bad_fen_is_an_error() {
+        let args = EvalArgs { fen: "rnbakabnr/9 w".into(), json: false };
+        assert!(run(&args).is_err());
+        let args = EvalArgs { fen: "4k4/9/9/9/9/9/9/9/9/4K4 w".into(), json: true };
+        let err = run(&args).unwrap_err().to_string();
+        assert!(err.contains("face"), "{err}");
+    }
 }
