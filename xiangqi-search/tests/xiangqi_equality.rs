@@ -1,0 +1,156 @@
+//! Equality where theory says equality: the exact variants return the same root score on xiangqi positions, and
+//! alpha-beta never visits more nodes than minimax.
+
+use xiangqi_core::{Color, PieceKind, Position, START_FEN};
+use xiangqi_search::{Evaluator, Limits, Score, VariantSpec};
+
+/// A small test evaluator (the search never names the real one): material plus a bonus for advanced pieces, so
+/// that scores are varied and ties are rare.
+struct TestEval;
+
+impl Evaluator<Position> for TestEval {
+    fn evaluate(&mut self, pos: &Position) -> Score {
+        let mut score = 0;
+        for sq in pos.occupied() {
+            let Some(p) = pos.piece_at(sq) else { continue };
+            let value = match p.kind {
+                PieceKind::King => 0,
+                PieceKind::Chariot => 900,
+                PieceKind::Cannon => 450,
+                PieceKind::Horse => 400,
+                PieceKind::Advisor | PieceKind::Elephant => 200,
+                PieceKind::Soldier => 100,
+            };
+            let advance = if p.color == Color::Red { sq.rank() as i32 } else { 9 - sq.rank() as i32 };
+            let centre = 4 - (sq.file() as i32 - 4).abs();
+            let v = value + advance * 3 + centre * 2;
+            score += if p.color == pos.turn() { v } else { -v };
+        }
+        score
+    }
+}
+
+fn positions() -> Vec<Position> {
+    let mut fens: Vec<String> = include_str!("../../xiangqi-movegen/tests/data/perft.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split(';').next().unwrap().trim().to_owned())
+        .collect();
+    fens.dedup();
+    let mut out: Vec<Position> = fens.iter().map(|f| Position::from_fen(f).unwrap()).collect();
+    // Positions from a fixed, deterministic walk from the start position.
+    let mut pos = Position::from_fen(START_FEN).unwrap();
+    let mut s = 0x9E37_79B9u64;
+    for ply in 0..60 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        pos.make_move(moves[(s % moves.len() as u64) as usize]);
+        if ply % 8 == 7 {
+            out.push(Position::from_fen(&pos.fen()).unwrap());
+        }
+    }
+    out
+}
+
+const EXACT: &[&str] = &["minimax", "alphabeta", "negamax", "negamax-ab", "negamax-ab-hard", "pvs"];
+
+fn search(variant: &str, pos: &Position, depth: u32) -> xiangqi_search::SearchResult<xiangqi_core::Move> {
+    let spec: VariantSpec = variant.parse().unwrap();
+    spec.run(pos.clone(), TestEval, &Limits::depth(depth))
+}
+
+#[test]
+fn exact_variants_agree_at_depth_3_on_20_positions() {
+    let positions = positions();
+    assert!(positions.len() >= 20, "only {} positions", positions.len());
+    let (mut minimax_nodes, mut ab_nodes) = (0u64, 0u64);
+    for pos in &positions {
+        let reference = search("minimax", pos, 3);
+        for &v in &EXACT[1..] {
+            let r = search(v, pos, 3);
+            assert_eq!(r.score, reference.score, "{v} vs minimax on {}", pos.fen());
+        }
+        let ab = search("alphabeta", pos, 3);
+        assert!(ab.stats.nodes <= reference.stats.nodes, "{}", pos.fen());
+        assert_eq!(search("negamax", pos, 3).stats.nodes, reference.stats.nodes);
+        minimax_nodes += reference.stats.nodes;
+        ab_nodes += ab.stats.nodes;
+    }
+    // From depth 3 on, alpha-beta visits far fewer nodes, even in generation order.
+    assert!(ab_nodes * 4 < minimax_nodes, "alpha-beta {ab_nodes} vs minimax {minimax_nodes}");
+}
+
+#[test]
+fn exact_variants_agree_at_depth_4_on_sparse_positions() {
+    let sparse: Vec<Position> = positions().into_iter().filter(|p| p.occupied().count() <= 12).collect();
+    assert!(sparse.len() >= 5);
+    for pos in &sparse {
+        let reference = search("minimax", pos, 4);
+        for &v in &EXACT[1..] {
+            assert_eq!(search(v, pos, 4).score, reference.score, "{v} on {}", pos.fen());
+        }
+    }
+}
+
+#[test]
+fn quiescence_variants_agree_with_each_other() {
+    // Quiescence changes the value (the horizon is searched further), so it differs from the plain variants; but
+    // PVS and fail-hard windows are still exact on top of it.
+    for pos in positions().iter().take(12) {
+        let qs = search("qs", pos, 3);
+        for v in ["pvs+qs", "negamax-ab-hard+qs", "alphabeta+qs", "qs+order", "pvs+qs+order"] {
+            assert_eq!(search(v, pos, 3).score, qs.score, "{v} on {}", pos.fen());
+        }
+    }
+}
+
+#[test]
+fn null_move_may_differ_but_stays_sane() {
+    // Null-move pruning assumes passing is never better than the best move (no zugzwang); where that fails the
+    // score differs from alpha-beta. It must still be a legal best move, and it never searches more nodes here
+    // than plain alpha-beta at depth 5 summed over the positions (at depth 4 the null move, which needs
+    // R + 1 = 4 plies left below the root, never fires).
+    let (mut nmp_nodes, mut ab_nodes) = (0, 0);
+    for pos in positions().iter().take(10) {
+        assert_eq!(search("nmp", pos, 4).stats.null_tries, 0);
+        let nmp = search("nmp+order", pos, 5);
+        let ab = search("alphabeta+order", pos, 5);
+        assert!(pos.is_legal(nmp.best_move.unwrap()));
+        nmp_nodes += nmp.stats.nodes;
+        ab_nodes += ab.stats.nodes;
+        assert!(nmp.stats.null_cutoffs <= nmp.stats.null_tries);
+    }
+    assert!(nmp_nodes < ab_nodes, "nmp {nmp_nodes} vs alphabeta {ab_nodes}");
+}
+
+#[test]
+fn ordering_keeps_the_score_and_saves_nodes() {
+    let (mut plain, mut ordered) = (0, 0);
+    for pos in positions().iter().take(10) {
+        let a = search("pvs", pos, 4);
+        let b = search("pvs+order", pos, 4);
+        assert_eq!(a.score, b.score, "{}", pos.fen());
+        plain += a.stats.nodes;
+        ordered += b.stats.nodes;
+    }
+    assert!(ordered < plain, "ordered {ordered} vs generation order {plain}");
+}
+
+#[test]
+fn mate_scores_carry_the_distance() {
+    // Red mates in one: the chariot checks on the d-file, d8 is covered by it and e9 by the facing king.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+    let r = search("alphabeta", &pos, 3);
+    assert_eq!(r.score, xiangqi_search::MATE - 1);
+    assert_eq!(r.best_move.unwrap().to_string(), "a0d0");
+    // Black to move is mated: no legal move scores as a loss now (stalemate loses too).
+    let mut after = pos.clone();
+    after.play("a0d0").unwrap();
+    assert!(!after.has_legal_move());
+    assert_eq!(search("negamax-ab", &after, 2).score, -xiangqi_search::MATE);
+}
