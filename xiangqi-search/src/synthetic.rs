@@ -184,9 +184,9 @@ impl Tree {
         let children = self.nodes[id].children.clone();
         let mut scored: Vec<(Score, usize)> = children.iter().map(|&c| (self.sort_node(c, !max), c)).collect();
         if max {
-            scored.sort_by(|a, b| b.0.cmp(&a.0));
+            scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         } else {
-            scored.sort_by(|a, b| a.0.cmp(&b.0));
+            scored.sort_by_key(|s| s.0);
         }
         self.nodes[id].children = scored.iter().map(|&(_, c)| c).collect();
         scored[0].0
