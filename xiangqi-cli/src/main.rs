@@ -1,4 +1,4 @@
-//! The `xiangqi` command: perft, moves and show (more commands arrive with the search and the engine).
+//! The `xiangqi` command: perft, moves, show, eval, game, search and compare.
 
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -8,9 +8,10 @@ use xiangqi_core::{Position, START_FEN};
 
 mod eval;
 mod game;
+mod search;
 
 #[derive(Parser)]
-#[command(name = "xiangqi", version, about = "A xiangqi (Chinese chess) toolkit: rules, perft, moves.")]
+#[command(name = "xiangqi", version, about = "A xiangqi (Chinese chess) toolkit: rules, perft, evaluation and search.")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -53,6 +54,10 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Replay a game and say whether it is over, who won, and by which rule.
     Game(game::GameArgs),
+    /// Search a position with one variant and print the best move, score, PV and statistics.
+    Search(search::SearchArgs),
+    /// Search a position with several variants and compare scores, nodes and time.
+    Compare(search::CompareArgs),
     /// Draw the board in the terminal.
     Show {
         /// Position (default: the start position).
@@ -71,6 +76,8 @@ fn main() -> ExitCode {
         Some(Command::Show { fen }) => show(&fen),
         Some(Command::Eval(args)) => eval::run(&args),
         Some(Command::Game(args)) => game::run(&args),
+        Some(Command::Search(args)) => search::run(&args),
+        Some(Command::Compare(args)) => search::compare(&args),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
