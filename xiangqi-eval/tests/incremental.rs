@@ -16,7 +16,7 @@ fn run_games(eval: &Evaluator) -> usize {
     let mut checked = 0usize;
     for seed in 0..GAMES {
         let mut acc = Accumulator::new(eval, &Position::startpos());
-        play_random_game(1_000 + seed, |pos, next, rng| {
+        play_random_game(seed, |pos, next, rng| {
             check(eval, &acc, pos);
             checked += 1;
             // A side line: two random moves deep, then back.
@@ -99,6 +99,16 @@ fn accumulator_knows_its_evaluator() {
     let acc = Accumulator::new(&default, &pos);
     assert!(acc.belongs_to(&default));
     assert!(!acc.belongs_to(&other));
+}
+
+#[test]
+#[should_panic(expected = "moves stacked")]
+fn a_full_stack_is_a_clear_panic() {
+    let eval = Evaluator::default();
+    let mut acc = Accumulator::new(&eval, &Position::startpos());
+    for _ in 0..Accumulator::CAPACITY {
+        acc.make_null();
+    }
 }
 
 #[test]

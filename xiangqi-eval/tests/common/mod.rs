@@ -28,8 +28,12 @@ pub const MAX_PLIES: usize = 150;
 
 /// Plays a random legal game from the start position with `seed`, calling `visit` before each move with the position
 /// and the move about to be played (and once more, with `None`, at the end). Stops when there is no legal move.
+///
+/// `visit` gets a generator of its own for side lines, so the game itself depends on `seed` alone: every test sees
+/// the same games. It must leave the position as it found it.
 pub fn play_random_game(seed: u64, mut visit: impl FnMut(&mut Position, Option<Move>, &mut Rng)) {
     let mut rng = Rng::new(seed);
+    let mut side = Rng::new(seed ^ 0x5EED_5EED_5EED);
     let mut pos = Position::startpos();
     for _ in 0..MAX_PLIES {
         let moves = pos.legal_moves();
@@ -37,8 +41,8 @@ pub fn play_random_game(seed: u64, mut visit: impl FnMut(&mut Position, Option<M
             break;
         }
         let m = moves[rng.below(moves.len())];
-        visit(&mut pos, Some(m), &mut rng);
+        visit(&mut pos, Some(m), &mut side);
         pos.make_move(m);
     }
-    visit(&mut pos, None, &mut rng);
+    visit(&mut pos, None, &mut side);
 }
