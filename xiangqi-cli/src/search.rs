@@ -4,42 +4,9 @@ use crate::{parse_fen, CmdResult};
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
+use xiangqi_cli::engine::EngineEval;
 use xiangqi_core::{Move, Position, START_FEN};
-use xiangqi_eval::{Accumulator, Evaluator};
 use xiangqi_search::{Limits, Score, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
-
-/// The search's view of the default evaluator, with the incremental accumulator kept in step by the search's
-/// make/unmake hooks.
-pub struct EngineEval {
-    eval: Evaluator,
-    acc: Accumulator,
-}
-
-impl EngineEval {
-    /// The default evaluator, its accumulator set to `pos`.
-    pub fn new(pos: &Position) -> EngineEval {
-        let eval = Evaluator::default();
-        let acc = Accumulator::new(&eval, pos);
-        EngineEval { eval, acc }
-    }
-}
-
-impl xiangqi_search::Evaluator<Position> for EngineEval {
-    #[inline(always)]
-    fn evaluate(&mut self, pos: &Position) -> Score {
-        self.eval.evaluate_with(pos, &self.acc)
-    }
-
-    #[inline(always)]
-    fn on_make(&mut self, pos: &Position, m: Move) {
-        self.acc.make(&self.eval, pos, m);
-    }
-
-    #[inline(always)]
-    fn on_unmake(&mut self) {
-        self.acc.unmake();
-    }
-}
 
 /// Arguments of `xiangqi search`.
 #[derive(clap::Args)]
