@@ -46,9 +46,9 @@ mod xiangqi;
 
 pub use game::{mated_in, Evaluator, Game, MoveList, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use policy::{
-    AlphaBetaForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm, NegamaxAbHardForm,
-    NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered, PrincipalVariation, Quiescence,
-    StaticLeaf, Variant,
+    AlphaBetaForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm, MovePicker,
+    NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
+    PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
 pub use searcher::{Limits, SearchResult, Searcher, Stats};
 pub use variants::{available, FormKind, VariantError, VariantSpec, PARTS, PRESETS};

@@ -11,6 +11,7 @@
 
 use crate::game::{Evaluator, Game, MoveList, Score, MAX_PLY};
 use crate::searcher::Searcher;
+use smallvec::SmallVec;
 use std::marker::PhantomData;
 
 /// How a node combines its children's scores.
@@ -118,8 +119,9 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant>(
     let mut best = stand_pat;
     let mut moves = MoveList::new();
     s.game.generate(true, &mut moves);
-    sort_by_key_desc(&mut moves, |m| s.game.capture_key(m));
-    for m in moves {
+    let game = &s.game;
+    let mut picker = MovePicker::keyed(moves, |m| game.capture_key(m));
+    while let Some(m) = picker.next() {
         s.make(m);
         s.stats.qnodes += 1;
         let score = -quiesce(s, -beta, -alpha, ply + 1);
@@ -271,8 +273,8 @@ pub trait OrderPolicy: 'static {
     type State: Default;
     /// Creates the state for a game with `move_keys` distinct move keys.
     fn new_state(move_keys: usize) -> Self::State;
-    /// Reorders `moves` at `ply`.
-    fn order<G: Game>(state: &Self::State, game: &G, moves: &mut MoveList<G::Move>, ply: usize);
+    /// Hands out `moves` at `ply` in this policy's order.
+    fn picker<G: Game>(state: &Self::State, game: &G, moves: MoveList<G::Move>, ply: usize) -> MovePicker<G::Move>;
     /// Learns from a quiet move that caused a beta cutoff at `ply` with `depth` remaining.
     fn on_cutoff<G: Game>(state: &mut Self::State, game: &G, m: G::Move, depth: i32, ply: usize);
 }
@@ -286,7 +288,9 @@ impl OrderPolicy for GenerationOrder {
     type State = ();
     fn new_state(_: usize) {}
     #[inline(always)]
-    fn order<G: Game>(_: &(), _: &G, _: &mut MoveList<G::Move>, _: usize) {}
+    fn picker<G: Game>(_: &(), _: &G, moves: MoveList<G::Move>, _: usize) -> MovePicker<G::Move> {
+        MovePicker::unordered(moves)
+    }
     #[inline(always)]
     fn on_cutoff<G: Game>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize) {}
 }
@@ -311,9 +315,9 @@ impl OrderPolicy for Ordered {
     }
 
     #[inline]
-    fn order<G: Game>(state: &OrderState, game: &G, moves: &mut MoveList<G::Move>, ply: usize) {
+    fn picker<G: Game>(state: &OrderState, game: &G, moves: MoveList<G::Move>, ply: usize) -> MovePicker<G::Move> {
         let killers = state.killers[ply.min(MAX_PLY)];
-        sort_by_key_desc(moves, |m| {
+        MovePicker::keyed(moves, |m| {
             let cap = game.capture_key(m);
             if cap > 0 {
                 1 << 28 | cap
@@ -327,7 +331,7 @@ impl OrderPolicy for Ordered {
                     state.history[k].min((1 << 26) - 1)
                 }
             }
-        });
+        })
     }
 
     #[inline]
@@ -346,20 +350,63 @@ impl OrderPolicy for Ordered {
     }
 }
 
-/// Stable insertion sort by a key, largest first (move lists are short, and a stable order keeps generation order
-/// among equals).
-#[inline]
-fn sort_by_key_desc<M: Copy>(moves: &mut MoveList<M>, key: impl Fn(M) -> i32) {
-    let mut keyed: MoveList<(i32, M)> = moves.iter().map(|&m| (key(m), m)).collect();
-    for i in 1..keyed.len() {
-        let mut j = i;
-        while j > 0 && keyed[j - 1].0 < keyed[j].0 {
-            keyed.swap(j - 1, j);
-            j -= 1;
-        }
+/// Hands out moves one at a time. Keyed pickers select the largest key left (the first of equals, so generation
+/// order breaks ties): most nodes cut off after a move or two, so selecting lazily beats sorting the whole list.
+pub struct MovePicker<M> {
+    moves: MoveList<M>,
+    keys: SmallVec<[i32; 128]>,
+    next: usize,
+}
+
+impl<M: Copy> MovePicker<M> {
+    /// Moves in the order given.
+    #[inline(always)]
+    pub fn unordered(moves: MoveList<M>) -> MovePicker<M> {
+        MovePicker { moves, keys: SmallVec::new(), next: 0 }
     }
-    for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-        *slot = m;
+
+    /// Moves by decreasing `key`.
+    #[inline]
+    pub fn keyed(moves: MoveList<M>, key: impl Fn(M) -> i32) -> MovePicker<M> {
+        let keys = moves.iter().map(|&m| key(m)).collect();
+        MovePicker { moves, keys, next: 0 }
+    }
+
+    /// How many moves in all.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether there are no moves at all.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The next move.
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<M> {
+        let i = self.next;
+        if i >= self.moves.len() {
+            return None;
+        }
+        if !self.keys.is_empty() {
+            let mut best = i;
+            for j in i + 1..self.keys.len() {
+                if self.keys[j] > self.keys[best] {
+                    best = j;
+                }
+            }
+            if best != i {
+                // Rotate rather than swap, so that moves with equal keys keep their generation order.
+                self.moves[i..=best].rotate_right(1);
+                self.keys[i..=best].rotate_right(1);
+            }
+        }
+        self.next += 1;
+        Some(self.moves[i])
     }
 }
 

@@ -1,7 +1,7 @@
 //! The node functions (negamax and two-sided), the root, stop conditions, statistics and results.
 
 use crate::game::{Evaluator, Game, MoveList, Score, INFINITY, MAX_PLY};
-use crate::policy::{ChildPolicy, Form, LeafPolicy, NullPolicy, OrderPolicy, Variant};
+use crate::policy::{ChildPolicy, Form, LeafPolicy, MovePicker, NullPolicy, OrderPolicy, Variant};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -267,11 +267,10 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
     }
 
     #[inline(always)]
-    fn moves(&self, ply: usize) -> MoveList<G::Move> {
+    fn moves(&self, ply: usize) -> MovePicker<G::Move> {
         let mut moves = MoveList::new();
         self.game.generate(false, &mut moves);
-        V::Order::order(&self.order, &self.game, &mut moves, ply);
-        moves
+        V::Order::picker(&self.order, &self.game, moves, ply)
     }
 
     #[inline(always)]
@@ -295,13 +294,14 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
         if let Some(score) = V::Null::try_null(self, depth, beta, ply, null_ok) {
             return score;
         }
-        let moves = self.moves(ply);
+        let mut moves = self.moves(ply);
         if moves.is_empty() {
             return self.game.no_moves_score(ply);
         }
         let alpha0 = alpha;
         let mut best = -INFINITY;
-        for (i, &m) in moves.iter().enumerate() {
+        let mut i = 0;
+        while let Some(m) = moves.next() {
             self.make(m);
             let score = V::Child::search_child(self, i, depth, alpha, beta, ply);
             self.unmake();
@@ -321,6 +321,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
                     break;
                 }
             }
+            i += 1;
         }
         if V::Form::PRUNE && !V::Form::FAIL_SOFT {
             best.clamp(alpha0, beta)
@@ -341,12 +342,13 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
             let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
             return sign * V::Leaf::leaf(self, a, b, ply);
         }
-        let moves = self.moves(ply);
+        let mut moves = self.moves(ply);
         if moves.is_empty() {
             return sign * self.game.no_moves_score(ply);
         }
         let mut best = if max { -INFINITY } else { INFINITY };
-        for (i, &m) in moves.iter().enumerate() {
+        let mut i = 0;
+        while let Some(m) = moves.next() {
             self.make(m);
             let score = self.two_sided(depth - 1, alpha, beta, ply + 1);
             self.unmake();
@@ -378,6 +380,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
                     }
                 }
             }
+            i += 1;
         }
         best
     }
