@@ -11,8 +11,7 @@ const POSITIONS: &[(&str, &str, u32)] = &[
     ("p8-cannon-horse", "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5 w - - 0 1", 4),
 ];
 
-const VARIANTS: &str =
-    "minimax,alphabeta,negamax,negamax-ab,negamax-ab-hard,pvs,nmp,qs,pvs+nmp+qs,pvs+nmp+qs+order";
+const VARIANTS: &str = "minimax,alphabeta,negamax,negamax-ab,negamax-ab-hard,pvs,nmp,qs,pvs+nmp+qs,pvs+nmp+qs+order";
 
 fn matrix(fen: &str, depth: u32) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
