@@ -27,6 +27,11 @@ impl xiangqi_search::Evaluator<Position> for EngineEval {
     }
 
     #[inline(always)]
+    fn evaluate_in_window(&mut self, pos: &Position, alpha: Score, beta: Score) -> Score {
+        self.eval.evaluate_lazy(pos, &self.acc, alpha, beta)
+    }
+
+    #[inline(always)]
     fn on_make(&mut self, pos: &Position, m: Move) {
         self.acc.make(&self.eval, pos, m);
     }

@@ -45,7 +45,7 @@ mod score;
 mod weights;
 
 pub use accumulator::{Accumulator, PsqState};
-pub use evaluator::{Evaluator, Term, Trace};
+pub use evaluator::{Evaluator, Term, Trace, DEFAULT_LAZY_MARGIN};
 pub use score::Score;
 pub use weights::{Pst, Weights, WrongLength};
 

@@ -81,6 +81,14 @@ pub trait Evaluator<G: Game> {
     /// The score for the side to move, within `-MATE_BOUND..MATE_BOUND`.
     fn evaluate(&mut self, game: &G) -> Score;
 
+    /// The score when only its relation to `[alpha, beta]` matters (quiescence's stand pat): an evaluator may
+    /// return a bound, at most `alpha` or at least `beta`, without computing every term (lazy evaluation). The
+    /// default is the full evaluation.
+    #[inline(always)]
+    fn evaluate_in_window(&mut self, game: &G, _alpha: Score, _beta: Score) -> Score {
+        self.evaluate(game)
+    }
+
     /// Called before `game.make(m)`.
     #[inline(always)]
     fn on_make(&mut self, _game: &G, _m: G::Move) {}

@@ -111,7 +111,7 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant>(
     ply: usize,
 ) -> Score {
     s.note_ply(ply);
-    let stand_pat = s.evaluate();
+    let stand_pat = s.eval.evaluate_in_window(&s.game, alpha, beta);
     if stand_pat >= beta || ply >= MAX_PLY - 1 {
         return stand_pat;
     }
