@@ -36,8 +36,8 @@
 //! | perpetual chase    | no violation       | Red loses                               | AXF rules 15-27           |
 //! | no violation       | no violation       | draw                                    | AXF rule 5                |
 //!
-//! (and the same with colours swapped). When one side checks perpetually the other side's chases are not examined:
-//! the checker loses whatever they are.
+//! (and the same with colours swapped). When one side checks perpetually, the other side's chases are still
+//! examined and reported in the [`Cycle`], but the checker loses whatever they are.
 //!
 //! What is a chase, and what is not (kings and soldiers may chase, unpromoted soldiers may be chased, a pinned
 //! protector does not protect, horses and cannons may not chase a chariot even if protected, same-kind attacks are
@@ -286,7 +286,7 @@ impl fmt::Display for Reason {
 /// What one side did over a repetition cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Violation {
-    /// Nothing forbidden (or, when the other side checked perpetually, not examined).
+    /// Nothing forbidden.
     #[default]
     None,
     /// Every move gave check.
@@ -537,7 +537,9 @@ fn analyse_cycle(pos: &mut Position, plies: usize, occurrences: usize) -> Cycle 
         let mover = !turn_at(d, start_turn);
         all_checks[mover.index()] &= check;
     }
-    let examine_chases = !all_checks[0] && !all_checks[1];
+    // A side that checks perpetually is judged by that; the chases of a side that does not are examined (they do
+    // not change the verdict when the other side checks perpetually, but they are reported).
+    let examine = [!all_checks[0], !all_checks[1]];
     // Forward: replay the moves, following each piece by the square it stood on at the start of the cycle.
     const NONE: u8 = u8::MAX;
     let mut origin = [NONE; 90];
@@ -555,7 +557,7 @@ fn analyse_cycle(pos: &mut Position, plies: usize, occurrences: usize) -> Cycle 
         let mover = pos.turn();
         let c = mover.index();
         let gives_check = in_check[d - 1];
-        let analyse = examine_chases && candidates[c].any() && !gives_check;
+        let analyse = examine[c] && candidates[c].any() && !gives_check;
         if gives_check {
             candidates[c] = Bitboard::EMPTY;
         }
@@ -574,7 +576,7 @@ fn analyse_cycle(pos: &mut Position, plies: usize, occurrences: usize) -> Cycle 
         let c = color.index();
         if all_checks[c] {
             violations[c] = Violation::PerpetualCheck;
-        } else if examine_chases && candidates[c].any() {
+        } else if examine[c] && candidates[c].any() {
             violations[c] = Violation::PerpetualChase;
             chased_now[c] = pos
                 .occupied()
