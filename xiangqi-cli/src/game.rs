@@ -93,6 +93,20 @@ fn detail(result: Option<GameResult>) -> String {
     }
 }
 
+/// The `--json` object.
+fn json_report(game: &Game, unplayed: usize) -> serde_json::Value {
+    let result = game.result();
+    json!({
+        "result": result_word(result),
+        "reason": result.map(|r| r.reason.as_str()),
+        "plies": game.plies(),
+        "unplayed": unplayed,
+        "detail": detail(result),
+        "fen": game.position().fen(),
+        "move_limit_plies": game.move_limit().plies(),
+    })
+}
+
 /// Runs the command.
 pub fn run(args: &GameArgs) -> CmdResult {
     let Outcome { game, unplayed } = replay(args)?;
@@ -102,16 +116,7 @@ pub fn run(args: &GameArgs) -> CmdResult {
     let limit = game.move_limit();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let obj = json!({
-            "result": result_word(result),
-            "reason": result.map(|r| r.reason.as_str()),
-            "plies": plies,
-            "unplayed": unplayed,
-            "detail": detail(result),
-            "fen": fen,
-            "move_limit_plies": limit.plies(),
-        });
-        writeln!(out, "{obj}")?;
+        writeln!(out, "{}", json_report(&game, unplayed))?;
         return Ok(());
     }
     match result {
@@ -129,4 +134,60 @@ pub fn run(args: &GameArgs) -> CmdResult {
     writeln!(out, "move-limit {} of 120 counted plies", limit.plies())?;
     writeln!(out, "fen {fen}")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(fen: &str, moves: &str) -> GameArgs {
+        GameArgs { fen: fen.to_string(), moves: moves.to_string(), json: true, no_material_draw: false }
+    }
+
+    #[test]
+    fn perpetual_check_stops_the_replay() {
+        let moves = "a0a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9";
+        let Outcome { game, unplayed } = replay(&args("3k5/9/9/9/9/9/9/9/9/R3K4 w", moves)).unwrap();
+        let v = json_report(&game, unplayed);
+        assert_eq!(v["result"], "black");
+        assert_eq!(v["reason"], "perpetual-check");
+        assert_eq!(v["plies"], 9);
+        assert_eq!(v["unplayed"], 3);
+        assert!(v["detail"].as_str().unwrap().starts_with("red checked perpetually"));
+    }
+
+    #[test]
+    fn perpetual_chase_names_the_chased_piece() {
+        let moves = "c3b3 b7c7 b3c3 c7b7 c3b3 b7c7 b3c3 c7b7";
+        let Outcome { game, unplayed } = replay(&args("4k4/9/1c7/9/9/9/2R6/9/9/3K5 w", moves)).unwrap();
+        let v = json_report(&game, unplayed);
+        assert_eq!((v["result"].as_str(), v["reason"].as_str(), unplayed), (Some("black"), Some("perpetual-chase"), 0));
+        assert!(v["detail"].as_str().unwrap().contains("the piece on b7"), "{}", v["detail"]);
+    }
+
+    #[test]
+    fn ongoing_and_material_draw_option() {
+        let Outcome { game, unplayed } = replay(&args(xiangqi_core::START_FEN, "h2e2 h9g7")).unwrap();
+        let v = json_report(&game, unplayed);
+        assert_eq!(
+            (v["result"].as_str(), v["reason"].is_null(), v["plies"].as_u64()),
+            (Some("ongoing"), true, Some(2))
+        );
+        let bare = "4k4/9/9/9/9/9/9/9/4A4/3K5 w";
+        let v = json_report(&replay(&args(bare, "")).unwrap().game, 0);
+        assert_eq!((v["result"].as_str(), v["reason"].as_str()), (Some("draw"), Some("insufficient-material")));
+        let mut off = args(bare, "");
+        off.no_material_draw = true;
+        assert_eq!(json_report(&replay(&off).unwrap().game, 0)["result"], "ongoing");
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        let e = replay(&args(xiangqi_core::START_FEN, "h2e2 h9g7 e2e9")).err().unwrap().to_string();
+        assert!(e.starts_with("ply 3: illegal move e2e9"), "{e}");
+        let e = replay(&args(xiangqi_core::START_FEN, "h2e2 x")).err().unwrap().to_string();
+        assert!(e.starts_with("ply 2: malformed move"), "{e}");
+        assert!(replay(&args("not a fen", "")).is_err());
+        assert!(replay(&args("4k4/9/9/9/9/9/9/9/9/4K4 w", "")).is_err(), "facing kings");
+    }
 }
