@@ -116,7 +116,9 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         depth: if args.nodes.is_none() && args.movetime.is_none() { Some(args.depth.unwrap_or(4)) } else { None },
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
-        stop: None,
+        // The engine deepens iteratively even to a fixed depth: each iteration fills the table for the next.
+        iterative: spec.engine,
+        ..Limits::default()
     };
     let r = run_search(&spec, &pos, &limits);
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();

@@ -25,6 +25,21 @@ pub const fn mated_in(ply: usize) -> Score {
 /// A list of moves on the stack.
 pub type MoveList<M> = SmallVec<[M; 128]>;
 
+/// What the game's rules say about a node (repetition, perpetual check or chase, move limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// Nothing: search on.
+    Continue,
+    /// The rules decide: this is the node's score for the side to move.
+    Decided(Score),
+    /// The side to move can count on at least a draw (the opponent is repeating in violation): search on with
+    /// alpha raised to just below the draw score.
+    AtLeastDraw,
+    /// The side to move can get at most a draw (it is repeating in violation): search on with beta lowered to just
+    /// above the draw score.
+    AtMostDraw,
+}
+
 /// A two-player, zero-sum game the search can walk: moves, make/unmake, the null move, check, a hash and the
 /// result of a position without moves.
 ///
@@ -39,6 +54,19 @@ pub trait Game {
 
     /// A dense index for `m`, below [`Game::MOVE_KEYS`].
     fn move_key(m: Self::Move) -> usize;
+
+    /// `m` packed in 16 bits, never 0 (for the transposition table).
+    fn encode_move(m: Self::Move) -> u16;
+
+    /// The last move made, if any (for countermoves).
+    fn last_move(&self) -> Option<Self::Move> {
+        None
+    }
+
+    /// What the rules say about the current position, `ply` plies from the root. The default says nothing.
+    fn rules(&mut self, _ply: usize) -> Rule {
+        Rule::Continue
+    }
 
     /// Appends the legal moves (only captures with `captures_only`) to `out`.
     fn generate(&self, captures_only: bool, out: &mut MoveList<Self::Move>);

@@ -40,18 +40,23 @@
 mod game;
 pub mod policy;
 mod searcher;
+mod smp;
 pub mod synthetic;
+pub mod tt;
 mod variants;
 mod xiangqi;
 
-pub use game::{mated_in, Evaluator, Game, MoveList, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+pub use game::{mated_in, Evaluator, Game, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use policy::{
     AlphaBetaForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm, MovePicker,
     NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
     PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
-pub use searcher::{Limits, SearchResult, Searcher, Stats};
-pub use variants::{available, FormKind, VariantError, VariantSpec, PARTS, PRESETS};
+pub use policy::{Enhanced, Exit, Extras, NodeKind, Observer, Plain, Silent, VerifiedNullMove};
+pub use searcher::{lmr_reduction, Limits, Line, SearchOptions, SearchResult, Searcher, Signals, Stats};
+pub use smp::search_smp;
+pub use tt::TranspositionTable;
+pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};
 
 /// Two-sided minimax.
 pub type Minimax = Compose<MinimaxForm>;
@@ -71,3 +76,5 @@ pub type Nmp = Compose<NegamaxAbSoftForm, StaticLeaf, NullMove<3>>;
 pub type Qs = Compose<NegamaxAbSoftForm, Quiescence>;
 /// PVS, null move and quiescence together.
 pub type PvsNmpQs = Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation>;
+/// The playing engine: PVS, verified null move, quiescence, ordering and the engine's additions.
+pub type Engine = Compose<NegamaxAbSoftForm, Quiescence, VerifiedNullMove, PrincipalVariation, Ordered, Enhanced>;

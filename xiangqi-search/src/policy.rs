@@ -9,7 +9,7 @@
 //! | how a child is searched | [`FullWindow`], [`PrincipalVariation`] |
 //! | move ordering | [`GenerationOrder`], [`Ordered`] |
 
-use crate::game::{Evaluator, Game, MoveList, Score, MAX_PLY};
+use crate::game::{Evaluator, Game, MoveList, Score, MATE_BOUND, MAX_PLY};
 use crate::searcher::Searcher;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
@@ -66,8 +66,8 @@ pub trait LeafPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
     /// The score of a horizon node for the side to move.
-    fn leaf<G: Game, E: Evaluator<G>, V: Variant>(
-        s: &mut Searcher<G, E, V>,
+    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
         alpha: Score,
         beta: Score,
         ply: usize,
@@ -81,8 +81,15 @@ pub struct StaticLeaf;
 impl LeafPolicy for StaticLeaf {
     const NAME: &'static str = "static";
     #[inline(always)]
-    fn leaf<G: Game, E: Evaluator<G>, V: Variant>(s: &mut Searcher<G, E, V>, _: Score, _: Score, _: usize) -> Score {
-        s.evaluate()
+    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
+        _: Score,
+        _: Score,
+        ply: usize,
+    ) -> Score {
+        let v = s.evaluate();
+        s.observer.leave(ply, v, Exit::Value);
+        v
     }
 }
 
@@ -94,8 +101,8 @@ pub struct Quiescence;
 impl LeafPolicy for Quiescence {
     const NAME: &'static str = "qs";
     #[inline(always)]
-    fn leaf<G: Game, E: Evaluator<G>, V: Variant>(
-        s: &mut Searcher<G, E, V>,
+    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
         alpha: Score,
         beta: Score,
         ply: usize,
@@ -104,8 +111,8 @@ impl LeafPolicy for Quiescence {
     }
 }
 
-fn quiesce<G: Game, E: Evaluator<G>, V: Variant>(
-    s: &mut Searcher<G, E, V>,
+fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+    s: &mut Searcher<G, E, V, W>,
     mut alpha: Score,
     beta: Score,
     ply: usize,
@@ -113,6 +120,7 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant>(
     s.note_ply(ply);
     let stand_pat = s.eval.evaluate_in_window(&s.game, alpha, beta);
     if stand_pat >= beta || ply >= MAX_PLY - 1 {
+        s.observer.leave(ply, stand_pat, Exit::StandPat);
         return stand_pat;
     }
     alpha = alpha.max(stand_pat);
@@ -121,9 +129,11 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant>(
     s.game.generate(true, &mut moves);
     let game = &s.game;
     let mut picker = MovePicker::keyed(moves, |m| game.capture_key(m));
+    let mut exit = Exit::Value;
     while let Some(m) = picker.next() {
         s.make(m);
         s.stats.qnodes += 1;
+        s.observer.enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
         let score = -quiesce(s, -beta, -alpha, ply + 1);
         s.unmake();
         if score > best {
@@ -131,11 +141,18 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant>(
             if score > alpha {
                 alpha = score;
                 if alpha >= beta {
+                    exit = Exit::BetaCutoff;
+                    if W::ACTIVE {
+                        while let Some(rest) = picker.next() {
+                            s.observer.pruned(ply, rest);
+                        }
+                    }
                     break;
                 }
             }
         }
     }
+    s.observer.leave(ply, best, exit);
     best
 }
 
@@ -144,8 +161,8 @@ pub trait NullPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
     /// `Some(score)` when the node is cut off without searching its moves.
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant>(
-        s: &mut Searcher<G, E, V>,
+    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
         depth: i32,
         beta: Score,
         ply: usize,
@@ -160,8 +177,8 @@ pub struct NoNull;
 impl NullPolicy for NoNull {
     const NAME: &'static str = "";
     #[inline(always)]
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant>(
-        _: &mut Searcher<G, E, V>,
+    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        _: &mut Searcher<G, E, V, W>,
         _: i32,
         _: Score,
         _: usize,
@@ -180,25 +197,75 @@ pub struct NullMove<const R: i32 = 3>;
 impl<const R: i32> NullPolicy for NullMove<R> {
     const NAME: &'static str = "nmp";
     #[inline(always)]
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant>(
-        s: &mut Searcher<G, E, V>,
+    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
         depth: i32,
         beta: Score,
         ply: usize,
         null_ok: bool,
     ) -> Option<Score> {
-        if !null_ok || depth < R + 1 || s.game.in_check() || !s.game.null_move_allowed() {
+        null_search(s, depth, R, beta, ply, null_ok).map(|_| beta)
+    }
+}
+
+/// The null-move search shared by [`NullMove`] and [`VerifiedNullMove`]: `Some(score)` when passing still fails
+/// high with reduction `r`.
+#[inline(always)]
+fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+    s: &mut Searcher<G, E, V, W>,
+    depth: i32,
+    r: i32,
+    beta: Score,
+    ply: usize,
+    null_ok: bool,
+) -> Option<Score> {
+    if !null_ok || depth < r + 1 || s.game.in_check() || !s.game.null_move_allowed() {
+        return None;
+    }
+    s.stats.null_tries += 1;
+    s.make_null();
+    s.observer.enter(ply + 1, -beta, -beta + 1, depth - r - 1, NodeKind::Null);
+    let score = -s.negamax(depth - r - 1, -beta, -beta + 1, ply + 1, false);
+    s.unmake_null();
+    if s.stopped || score < beta {
+        return None;
+    }
+    s.stats.null_cutoffs += 1;
+    Some(score)
+}
+
+/// The engine's null move: the reduction grows with depth (`3 + depth / 6`), mate scores are never trusted, and
+/// from depth 10 on a cutoff is verified by a reduced search of the node itself without a null move (against
+/// zugzwang, common in xiangqi endgames).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VerifiedNullMove;
+
+/// Depth from which [`VerifiedNullMove`] verifies its cutoffs.
+pub const NULL_VERIFY_DEPTH: i32 = 10;
+
+impl NullPolicy for VerifiedNullMove {
+    const NAME: &'static str = "nmp";
+    #[inline(always)]
+    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        null_ok: bool,
+    ) -> Option<Score> {
+        let r = 3 + depth / 6;
+        let score = null_search(s, depth, r, beta, ply, null_ok)?;
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < NULL_VERIFY_DEPTH {
+            return Some(score);
+        }
+        s.stats.null_verifications += 1;
+        let verified = s.negamax(depth - r, beta - 1, beta, ply, false);
+        if s.stopped || verified < beta {
+            s.stats.null_cutoffs -= 1;
             return None;
         }
-        s.stats.null_tries += 1;
-        s.game.make_null();
-        let score = -s.negamax(depth - R - 1, -beta, -beta + 1, ply + 1, false);
-        s.game.unmake();
-        if s.stopped || score < beta {
-            return None;
-        }
-        s.stats.null_cutoffs += 1;
-        Some(beta)
+        Some(score)
     }
 }
 
@@ -206,15 +273,40 @@ impl<const R: i32> NullPolicy for NullMove<R> {
 pub trait ChildPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
-    /// Searches the child already made on the board.
-    fn search_child<G: Game, E: Evaluator<G>, V: Variant>(
-        s: &mut Searcher<G, E, V>,
+    /// Searches the child already made on the board. `reduction > 0` (late move reductions) first searches it
+    /// that many plies shallower with a zero window, and only searches it fully when that beats alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
         index: usize,
         depth: i32,
         alpha: Score,
         beta: Score,
         ply: usize,
+        reduction: i32,
     ) -> Score;
+}
+
+/// The reduced zero-window probe of a late move: `Some(score)` when it fails low, so the full search is skipped.
+#[inline(always)]
+fn reduced_probe<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+    s: &mut Searcher<G, E, V, W>,
+    depth: i32,
+    alpha: Score,
+    ply: usize,
+    reduction: i32,
+) -> Option<Score> {
+    if reduction <= 0 {
+        return None;
+    }
+    s.stats.lmr_reductions += 1;
+    s.observer.enter(ply + 1, -alpha - 1, -alpha, depth - 1 - reduction, NodeKind::Reduced);
+    let score = -s.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
+    if score <= alpha || s.stopped {
+        return Some(score);
+    }
+    s.stats.lmr_researches += 1;
+    None
 }
 
 /// Every child with the full window `[alpha, beta]`.
@@ -224,14 +316,19 @@ pub struct FullWindow;
 impl ChildPolicy for FullWindow {
     const NAME: &'static str = "";
     #[inline(always)]
-    fn search_child<G: Game, E: Evaluator<G>, V: Variant>(
-        s: &mut Searcher<G, E, V>,
+    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
         _: usize,
         depth: i32,
         alpha: Score,
         beta: Score,
         ply: usize,
+        reduction: i32,
     ) -> Score {
+        if let Some(score) = reduced_probe(s, depth, alpha, ply, reduction) {
+            return score;
+        }
+        s.observer.enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
         -s.negamax(depth - 1, -beta, -alpha, ply + 1, true)
     }
 }
@@ -244,20 +341,27 @@ pub struct PrincipalVariation;
 impl ChildPolicy for PrincipalVariation {
     const NAME: &'static str = "pvs";
     #[inline(always)]
-    fn search_child<G: Game, E: Evaluator<G>, V: Variant>(
-        s: &mut Searcher<G, E, V>,
+    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
         index: usize,
         depth: i32,
         alpha: Score,
         beta: Score,
         ply: usize,
+        reduction: i32,
     ) -> Score {
         if index == 0 {
+            s.observer.enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
             return -s.negamax(depth - 1, -beta, -alpha, ply + 1, true);
         }
+        if let Some(score) = reduced_probe(s, depth, alpha, ply, reduction) {
+            return score;
+        }
+        s.observer.enter(ply + 1, -alpha - 1, -alpha, depth - 1, NodeKind::ZeroWindow);
         let score = -s.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true);
         if score > alpha && score < beta && !s.stopped {
             s.stats.pvs_researches += 1;
+            s.observer.enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Research);
             -s.negamax(depth - 1, -beta, -alpha, ply + 1, true)
         } else {
             score
@@ -269,14 +373,22 @@ impl ChildPolicy for PrincipalVariation {
 pub trait OrderPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
-    /// Per-search state (killer and history tables), allocated once when the searcher is built.
-    type State: Default;
+    /// Per-search state (killer, history and countermove tables), allocated once when the searcher is built.
+    type State;
     /// Creates the state for a game with `move_keys` distinct move keys.
     fn new_state(move_keys: usize) -> Self::State;
-    /// Hands out `moves` at `ply` in this policy's order.
-    fn picker<G: Game>(state: &Self::State, game: &G, moves: MoveList<G::Move>, ply: usize) -> MovePicker<G::Move>;
-    /// Learns from a quiet move that caused a beta cutoff at `ply` with `depth` remaining.
-    fn on_cutoff<G: Game>(state: &mut Self::State, game: &G, m: G::Move, depth: i32, ply: usize);
+    /// Hands out `moves` at `ply` in this policy's order; `hash_move` (a packed move from the transposition table,
+    /// 0 for none) goes first when the policy orders at all.
+    fn picker<G: Game>(
+        state: &Self::State,
+        game: &G,
+        moves: MoveList<G::Move>,
+        ply: usize,
+        hash_move: u16,
+    ) -> MovePicker<G::Move>;
+    /// Learns from a move that caused a beta cutoff at `ply` with `depth` remaining, after the quiet moves in
+    /// `tried` failed to.
+    fn on_cutoff<G: Game>(state: &mut Self::State, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]);
 }
 
 /// Moves in the order the generator produced them: what the pure variants use, so comparisons are fair.
@@ -288,54 +400,73 @@ impl OrderPolicy for GenerationOrder {
     type State = ();
     fn new_state(_: usize) {}
     #[inline(always)]
-    fn picker<G: Game>(_: &(), _: &G, moves: MoveList<G::Move>, _: usize) -> MovePicker<G::Move> {
+    fn picker<G: Game>(_: &(), _: &G, moves: MoveList<G::Move>, _: usize, _: u16) -> MovePicker<G::Move> {
         MovePicker::unordered(moves)
     }
     #[inline(always)]
-    fn on_cutoff<G: Game>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize) {}
+    fn on_cutoff<G: Game>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize, _: &[G::Move]) {}
 }
 
-/// Captures first by MVV-LVA, then the two killer moves of the ply, then quiet moves by history score.
+/// The hash move first, then captures by MVV-LVA, the two killer moves of the ply, the countermove (the quiet
+/// move that last refuted the opponent's previous move), and the other quiet moves by history score.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ordered;
 
-/// Killer moves (by move key) and the history table of [`Ordered`].
+/// Killer moves, the history table and countermoves of [`Ordered`], all by move key.
 #[derive(Debug, Default, Clone)]
 pub struct OrderState {
     killers: Vec<[usize; 2]>,
     history: Vec<i32>,
+    counter: Vec<usize>,
 }
+
+const HISTORY_MAX: i32 = 1 << 20;
 
 impl OrderPolicy for Ordered {
     const NAME: &'static str = "order";
     type State = OrderState;
 
     fn new_state(move_keys: usize) -> OrderState {
-        OrderState { killers: vec![[usize::MAX; 2]; MAX_PLY + 1], history: vec![0; move_keys] }
+        OrderState {
+            killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
+            history: vec![0; move_keys],
+            counter: vec![usize::MAX; move_keys],
+        }
     }
 
     #[inline]
-    fn picker<G: Game>(state: &OrderState, game: &G, moves: MoveList<G::Move>, ply: usize) -> MovePicker<G::Move> {
+    fn picker<G: Game>(
+        state: &OrderState,
+        game: &G,
+        moves: MoveList<G::Move>,
+        ply: usize,
+        hash_move: u16,
+    ) -> MovePicker<G::Move> {
         let killers = state.killers[ply.min(MAX_PLY)];
+        let counter = game.last_move().map_or(usize::MAX, |p| state.counter[G::move_key(p)]);
         MovePicker::keyed(moves, |m| {
+            if hash_move != 0 && G::encode_move(m) == hash_move {
+                return i32::MAX;
+            }
             let cap = game.capture_key(m);
             if cap > 0 {
-                1 << 28 | cap
+                return 1 << 29 | cap;
+            }
+            let k = G::move_key(m);
+            if k == killers[0] {
+                1 << 28
+            } else if k == killers[1] {
+                (1 << 28) - 1
+            } else if k == counter {
+                (1 << 28) - 2
             } else {
-                let k = G::move_key(m);
-                if k == killers[0] {
-                    1 << 27
-                } else if k == killers[1] {
-                    (1 << 27) - 1
-                } else {
-                    state.history[k].min((1 << 26) - 1)
-                }
+                state.history[k]
             }
         })
     }
 
     #[inline]
-    fn on_cutoff<G: Game>(state: &mut OrderState, game: &G, m: G::Move, depth: i32, ply: usize) {
+    fn on_cutoff<G: Game>(state: &mut OrderState, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
         if game.capture_key(m) > 0 {
             return;
         }
@@ -345,8 +476,16 @@ impl OrderPolicy for Ordered {
             slot[1] = slot[0];
             slot[0] = k;
         }
-        let h = &mut state.history[k];
-        *h = (*h + depth * depth).min(1 << 24);
+        if let Some(p) = game.last_move() {
+            state.counter[G::move_key(p)] = k;
+        }
+        // History with gravity: the cutoff move gains, the quiet moves tried before it lose, all bounded.
+        let bonus = (depth * depth).min(400);
+        let update = |h: &mut i32, b: i32| *h += b - *h * b.abs() / HISTORY_MAX;
+        update(&mut state.history[k], bonus);
+        for &q in tried {
+            update(&mut state.history[G::move_key(q)], -bonus);
+        }
     }
 }
 
@@ -422,11 +561,13 @@ pub trait Variant: 'static {
     type Child: ChildPolicy;
     /// Move ordering.
     type Order: OrderPolicy;
+    /// The playing engine's additions (transposition table, selectivity, game rules), or none.
+    type Extras: Extras;
 
     /// The variant's name, such as `negamax-ab+pvs+qs`.
     fn name() -> String {
         let mut parts = vec![Self::Form::NAME];
-        for p in [Self::Child::NAME, Self::Null::NAME, Self::Leaf::NAME, Self::Order::NAME] {
+        for p in [Self::Child::NAME, Self::Null::NAME, Self::Leaf::NAME, Self::Order::NAME, Self::Extras::NAME] {
             if !p.is_empty() && p != "static" {
                 parts.push(p);
             }
@@ -435,13 +576,113 @@ pub trait Variant: 'static {
     }
 }
 
-/// The variant made of the policies `F`, `L`, `N`, `C` and `O`.
-pub struct Compose<F, L = StaticLeaf, N = NoNull, C = FullWindow, O = GenerationOrder>(PhantomData<(F, L, N, C, O)>);
+/// The variant made of the policies `F`, `L`, `N`, `C`, `O` and `X`.
+pub struct Compose<F, L = StaticLeaf, N = NoNull, C = FullWindow, O = GenerationOrder, X = Plain>(
+    PhantomData<(F, L, N, C, O, X)>,
+);
 
-impl<F: Form, L: LeafPolicy, N: NullPolicy, C: ChildPolicy, O: OrderPolicy> Variant for Compose<F, L, N, C, O> {
+impl<F: Form, L: LeafPolicy, N: NullPolicy, C: ChildPolicy, O: OrderPolicy, X: Extras> Variant
+    for Compose<F, L, N, C, O, X>
+{
     type Form = F;
     type Leaf = L;
     type Null = N;
     type Child = C;
     type Order = O;
+    type Extras = X;
 }
+
+/// The playing engine's additions to the negamax node. With [`Plain`] the node is the seeds' algorithm and nothing
+/// else; with [`Enhanced`] it probes and stores the transposition table, extends checks, prunes (reverse futility,
+/// razoring, futility), reduces late moves and asks the game's rules about repetition, each switchable at run time
+/// through [`crate::SearchOptions`] and counted in [`crate::Stats`].
+pub trait Extras: 'static {
+    /// Short name.
+    const NAME: &'static str;
+    /// Whether the additions are compiled in.
+    const ENABLED: bool;
+}
+
+/// No additions: the pure techniques.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Plain;
+
+impl Extras for Plain {
+    const NAME: &'static str = "";
+    const ENABLED: bool = false;
+}
+
+/// The engine's additions (see [`Extras`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Enhanced;
+
+impl Extras for Enhanced {
+    const NAME: &'static str = "engine";
+    const ENABLED: bool = true;
+}
+
+/// Kinds of node, for observers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The root.
+    Root,
+    /// A child searched with the window it was given.
+    Main,
+    /// A PVS child searched with a zero window.
+    ZeroWindow,
+    /// A PVS child searched again with the full window.
+    Research,
+    /// A late move searched shallower with a zero window.
+    Reduced,
+    /// The position after a null move.
+    Null,
+    /// A quiescence node.
+    Quiescence,
+}
+
+/// How a node ended, for observers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Every move was searched (or the node is a leaf).
+    Value,
+    /// A move reached beta: the rest were pruned.
+    BetaCutoff,
+    /// The null move reached beta: no move was searched.
+    NullCutoff,
+    /// Quiescence stood pat at or above beta.
+    StandPat,
+    /// The transposition table answered.
+    TableHit,
+    /// The game's rules decided (repetition, move limit).
+    Rule,
+    /// Pruned before searching moves (reverse futility, razoring).
+    Pruned,
+    /// The side to move has no move.
+    NoMoves,
+}
+
+/// Watches a search node by node (for drawing the searched tree). The default methods do nothing and
+/// [`Silent`] is what every ordinary search uses, so observing costs nothing when it is not used.
+pub trait Observer<G: Game>: Default {
+    /// Whether anything is watched (lets the search skip work, such as listing pruned moves, for [`Silent`]).
+    const ACTIVE: bool = false;
+    /// The search enters a node `ply` plies deep with window `[alpha, beta]` and `depth` plies left, reached by
+    /// the last move announced with [`Observer::edge`] (none for the root).
+    #[inline(always)]
+    fn enter(&mut self, _ply: usize, _alpha: Score, _beta: Score, _depth: i32, _kind: NodeKind) {}
+    /// The move (or, with `None`, the null move) about to be made at `ply`.
+    #[inline(always)]
+    fn edge(&mut self, _ply: usize, _m: Option<G::Move>) {}
+    /// The node at `ply` returns `score`.
+    #[inline(always)]
+    fn leave(&mut self, _ply: usize, _score: Score, _exit: Exit) {}
+    /// A move of the node at `ply` that was never searched because of a cutoff.
+    #[inline(always)]
+    fn pruned(&mut self, _ply: usize, _m: G::Move) {}
+}
+
+/// The observer that watches nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl<G: Game> Observer<G> for Silent {}

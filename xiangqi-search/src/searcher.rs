@@ -1,24 +1,45 @@
-//! The node functions (negamax and two-sided), the root, stop conditions, statistics and results.
+//! The node functions (negamax and two-sided), the root, iterative deepening with aspiration windows, stop
+//! conditions, statistics and results.
 
-use crate::game::{Evaluator, Game, MoveList, Score, INFINITY, MAX_PLY};
-use crate::policy::{ChildPolicy, Form, LeafPolicy, MovePicker, NullPolicy, OrderPolicy, Variant};
+use crate::game::{Evaluator, Game, MoveList, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
+use crate::policy::{
+    ChildPolicy, Exit, Extras, Form, LeafPolicy, MovePicker, NodeKind, NullPolicy, Observer, OrderPolicy, Silent,
+    Variant,
+};
+use crate::tt::{Bound, TranspositionTable};
+use smallvec::SmallVec;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// When to stop. With only `depth` set the search is one fixed-depth pass (reproducible, comparable with theory);
-/// with a node or time limit it deepens iteratively and returns the last completed iteration.
+/// Signals shared between a search and whoever controls it (the UCI loop, other threads).
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Raised to stop the search as soon as possible.
+    pub stop: AtomicBool,
+    /// While raised, time limits are ignored (pondering); lowering it is `ponderhit`.
+    pub ponder: AtomicBool,
+    /// Nodes searched by all threads, updated every few thousand nodes.
+    pub nodes: AtomicU64,
+}
+
+/// When to stop. With only `depth` set (and no signals) the search is one fixed-depth pass (reproducible,
+/// comparable with theory); otherwise it deepens iteratively and returns the last completed iteration.
 #[derive(Debug, Clone, Default)]
 pub struct Limits {
     /// Depth in plies (the maximum depth when deepening).
     pub depth: Option<u32>,
-    /// Stop after about this many nodes (main search plus quiescence).
+    /// Stop after about this many nodes (main search plus quiescence, all threads).
     pub nodes: Option<u64>,
-    /// Stop after this much time.
+    /// Stop after this much time, even in the middle of an iteration.
     pub movetime: Option<Duration>,
-    /// Stop when this flag is raised by another thread.
-    pub stop: Option<Arc<AtomicBool>>,
+    /// Start no new iteration after this much time (time management's optimum).
+    pub soft_time: Option<Duration>,
+    /// Stop, ponder and node-count signals.
+    pub signals: Option<Arc<Signals>>,
+    /// Deepen iteratively even with only a depth limit (the engine always does).
+    pub iterative: bool,
 }
 
 impl Limits {
@@ -28,7 +49,54 @@ impl Limits {
     }
 
     fn iterative(&self) -> bool {
-        self.nodes.is_some() || self.movetime.is_some() || self.stop.is_some() || self.depth.is_none()
+        self.iterative
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self.soft_time.is_some()
+            || self.signals.is_some()
+            || self.depth.is_none()
+    }
+}
+
+/// Run-time switches of the engine's additions ([`crate::Enhanced`]); the pure variants ignore them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Probe and store the transposition table.
+    pub tt: bool,
+    /// Search a node in check one ply deeper.
+    pub check_extension: bool,
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Futility pruning of quiet moves near the horizon.
+    pub futility: bool,
+    /// Reverse futility pruning (static null move) of nodes near the horizon.
+    pub reverse_futility: bool,
+    /// Razoring: drop into quiescence near the horizon when far below alpha.
+    pub razoring: bool,
+    /// Ask the game's rules (repetition, perpetual check and chase, move limit) at every node after the root.
+    pub rules: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Number of principal variations to search at the root (UCI `MultiPV`).
+    pub multipv: usize,
+    /// Iteration depth offset of this thread (Lazy SMP helpers start deeper).
+    pub depth_offset: u32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            tt: true,
+            check_extension: true,
+            lmr: true,
+            futility: true,
+            reverse_futility: true,
+            razoring: true,
+            rules: true,
+            aspiration: true,
+            multipv: 1,
+            depth_offset: 0,
+        }
     }
 }
 
@@ -49,8 +117,30 @@ pub struct Stats {
     pub null_tries: u64,
     /// Null-move searches that cut the node off.
     pub null_cutoffs: u64,
+    /// Null-move cutoffs checked by a verification search.
+    pub null_verifications: u64,
     /// PVS zero-window searches that had to be searched again with the full window.
     pub pvs_researches: u64,
+    /// Transposition table probes that found the position.
+    pub tt_hits: u64,
+    /// Of those, the ones that answered the node without a search.
+    pub tt_cutoffs: u64,
+    /// Nodes searched one ply deeper because the side to move was in check.
+    pub check_extensions: u64,
+    /// Late moves searched with a reduction.
+    pub lmr_reductions: u64,
+    /// Reduced moves that beat alpha and were searched again at full depth.
+    pub lmr_researches: u64,
+    /// Quiet moves skipped by futility pruning.
+    pub futility_prunes: u64,
+    /// Nodes cut by reverse futility pruning.
+    pub reverse_futility_prunes: u64,
+    /// Nodes cut by razoring.
+    pub razor_prunes: u64,
+    /// Nodes the game's rules decided (repetition, perpetual check or chase, move limit).
+    pub rule_cutoffs: u64,
+    /// Aspiration windows that failed and were widened.
+    pub aspiration_fails: u64,
     /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
     /// Wall time spent.
@@ -91,7 +181,8 @@ impl Stats {
         }
     }
 
-    fn add(&mut self, o: &Stats) {
+    /// Adds the counters of `o` (seldepth is the larger one; elapsed is left alone).
+    pub fn add(&mut self, o: &Stats) {
         self.nodes += o.nodes;
         self.leaf_nodes += o.leaf_nodes;
         self.qnodes += o.qnodes;
@@ -99,9 +190,29 @@ impl Stats {
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.null_tries += o.null_tries;
         self.null_cutoffs += o.null_cutoffs;
+        self.null_verifications += o.null_verifications;
         self.pvs_researches += o.pvs_researches;
+        self.tt_hits += o.tt_hits;
+        self.tt_cutoffs += o.tt_cutoffs;
+        self.check_extensions += o.check_extensions;
+        self.lmr_reductions += o.lmr_reductions;
+        self.lmr_researches += o.lmr_researches;
+        self.futility_prunes += o.futility_prunes;
+        self.reverse_futility_prunes += o.reverse_futility_prunes;
+        self.razor_prunes += o.razor_prunes;
+        self.rule_cutoffs += o.rule_cutoffs;
+        self.aspiration_fails += o.aspiration_fails;
         self.seldepth = self.seldepth.max(o.seldepth);
     }
+}
+
+/// One principal variation of a (MultiPV) search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line<M> {
+    /// Its score for the side to move.
+    pub score: Score,
+    /// Its moves.
+    pub pv: Vec<M>,
 }
 
 /// The outcome of a search.
@@ -115,41 +226,87 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// The depth of the last completed iteration.
     pub depth: u32,
+    /// Every principal variation, best first (one unless `multipv` asked for more).
+    pub lines: Vec<Line<M>>,
     /// What the search counted (all iterations).
     pub stats: Stats,
 }
 
-/// Runs one variant `V` on a game `G` with an evaluator `E`.
-pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant> {
+/// Late move reduction for the `index`-th move at `depth`: grows with the logarithms of both, less at PV nodes.
+#[inline(always)]
+pub fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
+    let r = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+    let r = r as i32 - pv_node as i32;
+    r.clamp(0, depth - 2)
+}
+
+/// Reverse futility margin per ply of depth.
+pub const REVERSE_FUTILITY_MARGIN: Score = 120;
+/// Deepest node reverse futility pruning applies to.
+pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
+/// Razoring margin per ply of depth.
+pub const RAZOR_MARGIN: Score = 350;
+/// Futility margin by depth (quiet moves at `depth` are skipped when static eval plus this is below alpha).
+pub const FUTILITY_MARGIN: [Score; 4] = [0, 200, 350, 500];
+/// First aspiration window half-width.
+pub const ASPIRATION_WINDOW: Score = 40;
+
+/// Runs one variant `V` on a game `G` with an evaluator `E`, watched by `W` (nothing by default).
+pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silent> {
     /// The game, restored after every search.
     pub game: G,
     /// The evaluator.
     pub eval: E,
+    /// The observer.
+    pub observer: W,
+    /// Run-time switches of the engine's additions.
+    pub options: SearchOptions,
     pub(crate) stats: Stats,
     pub(crate) stopped: bool,
+    tt: Option<Arc<TranspositionTable>>,
     order: <V::Order as OrderPolicy>::State,
     pv: Vec<Option<G::Move>>,
     pv_len: Vec<usize>,
+    excluded: SmallVec<[G::Move; 8]>,
     limits: Limits,
     start: Instant,
+    reported_nodes: u64,
     _variant: PhantomData<V>,
 }
 
-impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
+impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
     /// A searcher for `game` with `eval`. All tables are allocated here, none during the search.
     pub fn new(game: G, eval: E) -> Self {
         Searcher {
             game,
             eval,
+            observer: W::default(),
+            options: SearchOptions::default(),
             stats: Stats::default(),
             stopped: false,
+            tt: None,
             order: V::Order::new_state(G::MOVE_KEYS),
             pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
             pv_len: vec![0; MAX_PLY + 1],
+            excluded: SmallVec::new(),
             limits: Limits::default(),
             start: Instant::now(),
+            reported_nodes: 0,
             _variant: PhantomData,
         }
+    }
+
+    /// Gives the searcher a transposition table (shared with other threads). Variants without the engine's
+    /// additions never use it.
+    pub fn with_tt(mut self, tt: Arc<TranspositionTable>) -> Self {
+        self.tt = Some(tt);
+        self
+    }
+
+    /// Sets the run-time options.
+    pub fn with_options(mut self, options: SearchOptions) -> Self {
+        self.options = options;
+        self
     }
 
     /// Searches within `limits`. See [`Limits`] for fixed depth versus iterative deepening.
@@ -166,43 +323,127 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
         self.limits = limits.clone();
         self.start = Instant::now();
         self.stopped = false;
+        self.reported_nodes = 0;
+        if let Some(tt) = self.tt_enabled() {
+            tt.new_search();
+        }
         let mut total = Stats::default();
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
-        let first = if limits.iterative() { 1 } else { max_depth };
+        let iterative = limits.iterative();
+        let first = if iterative { (1 + self.options.depth_offset).min(max_depth) } else { max_depth };
+        let multipv = if V::Extras::ENABLED { self.options.multipv.max(1) } else { 1 };
         let mut best: Option<SearchResult<G::Move>> = None;
         for depth in first..=max_depth {
             self.stats = Stats::default();
-            let score = self.root(depth as i32);
+            let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(multipv);
+            self.excluded.clear();
+            for k in 0..multipv {
+                let previous = best.as_ref().and_then(|b| b.lines.get(k)).map(|l| l.score);
+                let score = self.aspiration_root(depth as i32, previous);
+                if self.stopped && (best.is_some() || k > 0) {
+                    break;
+                }
+                let pv: Vec<G::Move> = self.pv[..self.pv_len[0]].iter().flatten().copied().collect();
+                let Some(&first_move) = pv.first() else { break };
+                lines.push(Line { score, pv });
+                self.excluded.push(first_move);
+                if self.stopped {
+                    break;
+                }
+            }
             total.add(&self.stats);
             total.elapsed = self.start.elapsed();
-            if self.stopped && best.is_some() {
+            if lines.is_empty() {
+                if best.is_none() {
+                    // No legal move at the root: report the score the game gives.
+                    best = Some(SearchResult {
+                        best_move: None,
+                        score: self.game.no_moves_score(0),
+                        pv: Vec::new(),
+                        depth,
+                        lines: Vec::new(),
+                        stats: total.clone(),
+                    });
+                }
                 break;
             }
-            let pv: Vec<G::Move> = self.pv[..self.pv_len[0]].iter().flatten().copied().collect();
-            let result = SearchResult { best_move: pv.first().copied(), score, pv, depth, stats: total.clone() };
-            if limits.iterative() {
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            let result = SearchResult {
+                best_move: lines[0].pv.first().copied(),
+                score: lines[0].score,
+                pv: lines[0].pv.clone(),
+                depth,
+                lines,
+                stats: total.clone(),
+            };
+            if iterative {
                 on_iteration(&result);
             }
             best = Some(result);
-            if self.stopped {
+            if self.stopped || self.soft_time_over() {
                 break;
             }
         }
+        self.publish_nodes();
         let mut result = best.expect("at least one iteration runs");
         result.stats = total;
         result
     }
 
-    fn root(&mut self, depth: i32) -> Score {
+    fn tt_enabled(&self) -> Option<&Arc<TranspositionTable>> {
+        if V::Extras::ENABLED && self.options.tt {
+            self.tt.as_ref()
+        } else {
+            None
+        }
+    }
+
+    fn soft_time_over(&self) -> bool {
+        let pondering = self.limits.signals.as_ref().is_some_and(|s| s.ponder.load(Ordering::Relaxed));
+        !pondering && self.limits.soft_time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// One iteration at the root, in an aspiration window around `previous` when the engine's additions ask for it.
+    fn aspiration_root(&mut self, depth: i32, previous: Option<Score>) -> Score {
+        let aspire = V::Extras::ENABLED && !V::Form::TWO_SIDED && self.options.aspiration && depth >= 4;
+        let Some(prev) = previous.filter(|p| aspire && p.abs() < MATE_BOUND) else {
+            return self.root(depth, -INFINITY, INFINITY);
+        };
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY));
+        loop {
+            let score = self.root(depth, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                self.stats.aspiration_fails += 1;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                self.stats.aspiration_fails += 1;
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
+        self.observer.enter(0, alpha, beta, depth, NodeKind::Root);
         if V::Form::TWO_SIDED {
-            let v = self.two_sided(depth, -INFINITY, INFINITY, 0);
+            let v = self.two_sided(depth, alpha, beta, 0);
             if self.game.first_player_to_move() {
                 v
             } else {
                 -v
             }
         } else {
-            self.negamax(depth, -INFINITY, INFINITY, 0, false)
+            self.negamax(depth, alpha, beta, 0, false)
         }
     }
 
@@ -223,13 +464,28 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
     }
 
+    fn publish_nodes(&mut self) {
+        if let Some(sig) = &self.limits.signals {
+            let now = self.stats.total_nodes();
+            sig.nodes.fetch_add(now.saturating_sub(self.reported_nodes), Ordering::Relaxed);
+            self.reported_nodes = now;
+        }
+    }
+
     #[cold]
     fn check_limits(&mut self) {
+        let mut nodes = self.stats.total_nodes();
+        let mut pondering = false;
+        if let Some(sig) = self.limits.signals.clone() {
+            self.publish_nodes();
+            nodes = sig.nodes.load(Ordering::Relaxed);
+            pondering = sig.ponder.load(Ordering::Relaxed);
+            if sig.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
         let l = &self.limits;
-        let nodes = self.stats.total_nodes();
-        if l.nodes.is_some_and(|n| nodes >= n)
-            || l.movetime.is_some_and(|t| self.start.elapsed() >= t)
-            || l.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        if l.nodes.is_some_and(|n| nodes >= n) || (!pondering && l.movetime.is_some_and(|t| self.start.elapsed() >= t))
         {
             self.stopped = true;
         }
@@ -241,7 +497,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
         self.eval.evaluate(&self.game)
     }
 
-    /// Makes a move, keeping the evaluator in step.
+    /// Makes a move, keeping the evaluator and the observer in step.
     #[inline(always)]
     pub(crate) fn make(&mut self, m: G::Move) {
         self.eval.on_make(&self.game, m);
@@ -253,6 +509,18 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
     pub(crate) fn unmake(&mut self) {
         self.game.unmake();
         self.eval.on_unmake();
+    }
+
+    /// Passes the turn.
+    #[inline(always)]
+    pub(crate) fn make_null(&mut self) {
+        self.game.make_null();
+    }
+
+    /// Takes the null move back.
+    #[inline(always)]
+    pub(crate) fn unmake_null(&mut self) {
+        self.game.unmake();
     }
 
     #[inline(always)]
@@ -267,121 +535,263 @@ impl<G: Game, E: Evaluator<G>, V: Variant> Searcher<G, E, V> {
     }
 
     #[inline(always)]
-    fn moves(&self, ply: usize) -> MovePicker<G::Move> {
+    fn moves(&self, ply: usize, hash_move: u16) -> MovePicker<G::Move> {
         let mut moves = MoveList::new();
         self.game.generate(false, &mut moves);
-        V::Order::picker(&self.order, &self.game, moves, ply)
+        if ply == 0 && !self.excluded.is_empty() {
+            moves.retain(|m| !self.excluded.contains(m));
+        }
+        V::Order::picker(&self.order, &self.game, moves, ply, hash_move)
     }
 
     #[inline(always)]
-    fn cutoff(&mut self, index: usize, m: G::Move, depth: i32, ply: usize) {
+    fn cutoff(&mut self, index: usize, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
         }
-        V::Order::on_cutoff(&mut self.order, &self.game, m, depth, ply);
+        V::Order::on_cutoff(&mut self.order, &self.game, m, depth, ply, tried);
     }
 
-    /// The negamax node: scores for the side to move; `null_ok` is false right after a null move.
-    pub(crate) fn negamax(&mut self, depth: i32, mut alpha: Score, beta: Score, ply: usize, null_ok: bool) -> Score {
+    #[inline(always)]
+    fn leave(&mut self, ply: usize, score: Score, exit: Exit) -> Score {
+        self.observer.leave(ply, score, exit);
+        score
+    }
+
+    /// The negamax node: scores for the side to move; `null_ok` is false right after a null move (and at the
+    /// root).
+    pub(crate) fn negamax(
+        &mut self,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        null_ok: bool,
+    ) -> Score {
         if self.enter(ply) {
-            return 0;
+            return self.leave(ply, 0, Exit::Value);
+        }
+        let extras = V::Extras::ENABLED;
+        let pv_node = beta - alpha > 1;
+        if extras && ply > 0 && self.options.rules {
+            match self.game.rules(ply) {
+                Rule::Continue => {}
+                Rule::Decided(score) => {
+                    self.stats.rule_cutoffs += 1;
+                    return self.leave(ply, score, Exit::Rule);
+                }
+                Rule::AtLeastDraw => {
+                    alpha = alpha.max(-1);
+                    if alpha >= beta {
+                        return self.leave(ply, alpha, Exit::Rule);
+                    }
+                }
+                Rule::AtMostDraw => {
+                    beta = beta.min(1);
+                    if alpha >= beta {
+                        return self.leave(ply, beta, Exit::Rule);
+                    }
+                }
+            }
+        }
+        let in_check = extras && self.game.in_check();
+        if in_check && self.options.check_extension && ply < MAX_PLY / 2 {
+            depth += 1;
+            self.stats.check_extensions += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             self.stats.leaf_nodes += 1;
             return V::Leaf::leaf(self, alpha, beta, ply);
         }
-        if let Some(score) = V::Null::try_null(self, depth, beta, ply, null_ok) {
-            return score;
+
+        // The transposition table.
+        let key = self.game.hash();
+        let mut hash_move = 0u16;
+        let mut tt_eval = None;
+        if let Some(tt) = self.tt_enabled() {
+            if let Some(hit) = tt.probe(key, ply) {
+                self.stats.tt_hits += 1;
+                hash_move = hit.mv;
+                tt_eval = Some(hit.eval);
+                let usable = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if !pv_node && ply > 0 && hit.depth >= depth && usable {
+                    self.stats.tt_cutoffs += 1;
+                    return self.leave(ply, hit.score, Exit::TableHit);
+                }
+            }
         }
-        let mut moves = self.moves(ply);
+
+        // Node pruning near the horizon, from the static evaluation.
+        let mut static_eval = -INFINITY;
+        if extras && !in_check {
+            static_eval = tt_eval.unwrap_or_else(|| self.evaluate());
+            if !pv_node && ply > 0 && beta.abs() < MATE_BOUND {
+                if self.options.reverse_futility
+                    && depth <= REVERSE_FUTILITY_DEPTH
+                    && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+                {
+                    self.stats.reverse_futility_prunes += 1;
+                    return self.leave(ply, static_eval, Exit::Pruned);
+                }
+                if self.options.razoring && depth <= 2 && static_eval + RAZOR_MARGIN * depth < alpha {
+                    self.observer.enter(ply, alpha, beta, 0, NodeKind::Quiescence);
+                    let q = V::Leaf::leaf(self, alpha, alpha + 1, ply);
+                    if q <= alpha {
+                        self.stats.razor_prunes += 1;
+                        return self.leave(ply, q, Exit::Pruned);
+                    }
+                }
+            }
+        }
+
+        if let Some(score) = V::Null::try_null(self, depth, beta, ply, null_ok) {
+            return self.leave(ply, score, Exit::NullCutoff);
+        }
+
+        let mut moves = self.moves(ply, hash_move);
         if moves.is_empty() {
-            return self.game.no_moves_score(ply);
+            let score = self.game.no_moves_score(ply);
+            return self.leave(ply, score, Exit::NoMoves);
         }
         let alpha0 = alpha;
         let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut exit = Exit::Value;
+        let mut quiets_tried: SmallVec<[G::Move; 32]> = SmallVec::new();
+        let futility_ok = extras
+            && self.options.futility
+            && !pv_node
+            && !in_check
+            && depth < FUTILITY_MARGIN.len() as i32
+            && static_eval + FUTILITY_MARGIN[depth.max(0) as usize] <= alpha;
         let mut i = 0;
         while let Some(m) = moves.next() {
+            let quiet = extras && self.game.capture_key(m) == 0;
+            self.observer.edge(ply, Some(m));
             self.make(m);
-            let score = V::Child::search_child(self, i, depth, alpha, beta, ply);
+            let gives_check = extras && self.game.in_check();
+            if futility_ok && i > 0 && quiet && !gives_check {
+                self.unmake();
+                self.stats.futility_prunes += 1;
+                best = best.max(static_eval + FUTILITY_MARGIN[depth as usize]);
+                i += 1;
+                continue;
+            }
+            let reduction = if extras && self.options.lmr && depth >= 3 && i >= 3 && quiet && !gives_check && !in_check
+            {
+                lmr_reduction(depth, i, pv_node)
+            } else {
+                0
+            };
+            let score = V::Child::search_child(self, i, depth, alpha, beta, ply, reduction);
             self.unmake();
             if self.stopped {
-                return 0;
+                return self.leave(ply, 0, Exit::Value);
             }
             if score > best {
                 best = score;
                 if !V::Form::PRUNE || score > alpha {
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                 }
             }
             if V::Form::PRUNE {
                 alpha = alpha.max(score);
                 if alpha >= beta {
-                    self.cutoff(i, m, depth, ply);
+                    self.cutoff(i, m, depth, ply, &quiets_tried);
+                    exit = Exit::BetaCutoff;
+                    if W::ACTIVE {
+                        while let Some(rest) = moves.next() {
+                            self.observer.pruned(ply, rest);
+                        }
+                    }
                     break;
                 }
             }
+            if quiet && quiets_tried.len() < 32 {
+                quiets_tried.push(m);
+            }
             i += 1;
         }
-        if V::Form::PRUNE && !V::Form::FAIL_SOFT {
-            best.clamp(alpha0, beta)
-        } else {
-            best
+        let result = if V::Form::PRUNE && !V::Form::FAIL_SOFT { best.clamp(alpha0, beta) } else { best };
+        if let Some(tt) = self.tt_enabled() {
+            if self.excluded.is_empty() || ply > 0 {
+                let bound = if result >= beta {
+                    Bound::Lower
+                } else if result > alpha0 {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                };
+                let mv = best_move.map_or(0, G::encode_move);
+                let eval = if static_eval > -INFINITY { static_eval } else { 0 };
+                tt.store(key, ply, mv, result, eval, depth, bound);
+            }
         }
+        self.leave(ply, result, exit)
     }
 
     /// The two-sided node: scores from the first player's view; MAX nodes raise alpha, MIN nodes lower beta.
     pub(crate) fn two_sided(&mut self, depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
         if self.enter(ply) {
-            return 0;
+            return self.leave(ply, 0, Exit::Value);
         }
         let max = self.game.first_player_to_move();
+        // (Observers get the side to move's view: `sign * value`.)
         let sign = if max { 1 } else { -1 };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             self.stats.leaf_nodes += 1;
             let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
             return sign * V::Leaf::leaf(self, a, b, ply);
         }
-        let mut moves = self.moves(ply);
+        let mut moves = self.moves(ply, 0);
         if moves.is_empty() {
-            return sign * self.game.no_moves_score(ply);
+            let score = self.game.no_moves_score(ply);
+            return sign * self.leave(ply, score, Exit::NoMoves);
         }
         let mut best = if max { -INFINITY } else { INFINITY };
+        let mut exit = Exit::Value;
         let mut i = 0;
         while let Some(m) = moves.next() {
+            self.observer.edge(ply, Some(m));
             self.make(m);
+            // Observers see windows and values from the side to move's view, as in negamax.
+            let (a, b) = if max { (-beta, -alpha) } else { (alpha, beta) };
+            self.observer.enter(ply + 1, a, b, depth - 1, NodeKind::Main);
             let score = self.two_sided(depth - 1, alpha, beta, ply + 1);
             self.unmake();
             if self.stopped {
-                return 0;
+                return self.leave(ply, 0, Exit::Value);
             }
-            if max {
-                if score > best {
-                    best = score;
-                    self.update_pv(ply, m);
-                }
-                if V::Form::PRUNE {
+            let improved = if max { score > best } else { score < best };
+            if improved {
+                best = score;
+                self.update_pv(ply, m);
+            }
+            if V::Form::PRUNE {
+                if max {
                     alpha = alpha.max(score);
-                    if alpha >= beta {
-                        self.cutoff(i, m, depth, ply);
-                        break;
-                    }
-                }
-            } else {
-                if score < best {
-                    best = score;
-                    self.update_pv(ply, m);
-                }
-                if V::Form::PRUNE {
+                } else {
                     beta = beta.min(score);
-                    if beta <= alpha {
-                        self.cutoff(i, m, depth, ply);
-                        break;
+                }
+                if alpha >= beta {
+                    self.cutoff(i, m, depth, ply, &[]);
+                    exit = Exit::BetaCutoff;
+                    if W::ACTIVE {
+                        while let Some(rest) = moves.next() {
+                            self.observer.pruned(ply, rest);
+                        }
                     }
+                    break;
                 }
             }
             i += 1;
         }
-        best
+        sign * self.leave(ply, sign * best, exit)
     }
 }

@@ -244,6 +244,10 @@ impl Game for Tree {
         m.0 as usize % 1024
     }
 
+    fn encode_move(m: Child) -> u16 {
+        m.0.wrapping_add(1).max(1)
+    }
+
     fn generate(&self, captures_only: bool, out: &mut MoveList<Child>) {
         if !captures_only {
             out.extend((0..self.current().children.len()).map(|i| Child(i as u16)));

@@ -2,12 +2,15 @@
 
 use crate::game::{Evaluator, Game};
 use crate::policy::{
-    AlphaBetaForm, Compose, FullWindow, GenerationOrder, MinimaxForm, NegamaxAbHardForm, NegamaxAbSoftForm,
-    NegamaxForm, NoNull, NullMove, Ordered, PrincipalVariation, Quiescence, StaticLeaf,
+    AlphaBetaForm, Compose, Enhanced, Extras, FullWindow, GenerationOrder, MinimaxForm, NegamaxAbHardForm,
+    NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, Observer, Ordered, Plain, PrincipalVariation, Quiescence, Silent,
+    StaticLeaf, Variant, VerifiedNullMove,
 };
-use crate::searcher::{Limits, SearchResult, Searcher};
+use crate::searcher::{Limits, SearchOptions, SearchResult, Searcher};
+use crate::tt::TranspositionTable;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// The named presets, with what each is.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -20,6 +23,11 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("nmp", "alpha-beta with null-move pruning (R = 3)"),
     ("qs", "alpha-beta with quiescence search"),
     ("pvs+nmp+qs", "all three techniques together"),
+    (
+        "engine",
+        "the playing engine: pvs+nmp+qs+order with a transposition table, check extension, late move reductions, \
+         futility, reverse futility and razoring, verified null move, aspiration windows and the game's rules",
+    ),
 ];
 
 /// The parts a variant string may combine with `+`.
@@ -29,6 +37,11 @@ pub const PARTS: &[(&str, &str)] = &[
     ("nmp", "null-move pruning, R = 3 (needs alpha-beta)"),
     ("qs", "quiescence search at the horizon"),
     ("order", "MVV-LVA captures, killers and history (default: generation order)"),
+    ("engine", "the engine's additions (needs negamax-ab): TT, extensions, reductions, pruning, rules"),
+    (
+        "no-tt | no-lmr | no-futility | no-rfp | no-razor | no-checkext | no-rules | no-aspiration",
+        "switch one of the engine's additions off",
+    ),
 ];
 
 /// The form of a variant: how children combine.
@@ -43,7 +56,7 @@ pub enum FormKind {
     /// Negamax alpha-beta, fail-soft.
     NegamaxAb,
     /// Negamax alpha-beta, fail-hard.
-    NegamaxAbHardForm,
+    NegamaxAbHard,
 }
 
 impl FormKind {
@@ -53,7 +66,7 @@ impl FormKind {
             FormKind::AlphaBeta => "alphabeta",
             FormKind::Negamax => "negamax",
             FormKind::NegamaxAb => "negamax-ab",
-            FormKind::NegamaxAbHardForm => "negamax-ab-hard",
+            FormKind::NegamaxAbHard => "negamax-ab-hard",
         }
     }
 
@@ -85,6 +98,10 @@ pub struct VariantSpec {
     pub qs: bool,
     /// Move ordering (MVV-LVA, killers, history).
     pub order: bool,
+    /// The engine's additions (transposition table, selectivity, rules).
+    pub engine: bool,
+    /// Run-time switches of the engine's additions.
+    pub options: SearchOptions,
 }
 
 /// A variant string that names nothing we have, or asks for something contradictory.
@@ -99,6 +116,9 @@ pub enum VariantError {
     /// Two forms in one variant.
     #[error("contradictory variant: both {0} and {1} given, choose one form; {list}", list = available())]
     TwoForms(&'static str, &'static str),
+    /// The engine's additions on another form than negamax alpha-beta (fail-soft).
+    #[error("contradictory variant: the engine's additions need negamax-ab, not {0}; {list}", list = available())]
+    EngineForm(&'static str),
     /// A technique that needs a search window, on a form without one.
     #[error(
         "contradictory variant: {technique} needs alpha-beta, but {form} searches every move without a window; {}",
@@ -124,14 +144,22 @@ impl FromStr for VariantSpec {
 
     fn from_str(s: &str) -> Result<VariantSpec, VariantError> {
         let mut form: Option<FormKind> = None;
-        let mut spec = VariantSpec { form: FormKind::NegamaxAb, pvs: false, nmp: false, qs: false, order: false };
+        let mut spec = VariantSpec {
+            form: FormKind::NegamaxAb,
+            pvs: false,
+            nmp: false,
+            qs: false,
+            order: false,
+            engine: false,
+            options: SearchOptions::default(),
+        };
         for part in s.split('+').map(str::trim) {
             let f = match part.to_ascii_lowercase().as_str() {
                 "minimax" => Some(FormKind::Minimax),
                 "alphabeta" | "alpha-beta" | "ab" => Some(FormKind::AlphaBeta),
                 "negamax" => Some(FormKind::Negamax),
                 "negamax-ab" | "negamax-ab-soft" => Some(FormKind::NegamaxAb),
-                "negamax-ab-hard" => Some(FormKind::NegamaxAbHardForm),
+                "negamax-ab-hard" => Some(FormKind::NegamaxAbHard),
                 "pvs" => {
                     spec.pvs = true;
                     None
@@ -148,6 +176,58 @@ impl FromStr for VariantSpec {
                     spec.order = true;
                     None
                 }
+                "engine" => {
+                    (spec.pvs, spec.nmp, spec.qs, spec.order, spec.engine) = (true, true, true, true, true);
+                    None
+                }
+                "no-tt" => {
+                    spec.options.tt = false;
+                    None
+                }
+                "no-lmr" => {
+                    spec.options.lmr = false;
+                    None
+                }
+                "no-futility" => {
+                    spec.options.futility = false;
+                    None
+                }
+                "no-rfp" => {
+                    spec.options.reverse_futility = false;
+                    None
+                }
+                "no-razor" => {
+                    spec.options.razoring = false;
+                    None
+                }
+                "no-checkext" => {
+                    spec.options.check_extension = false;
+                    None
+                }
+                "no-rules" => {
+                    spec.options.rules = false;
+                    None
+                }
+                "no-aspiration" => {
+                    spec.options.aspiration = false;
+                    None
+                }
+                "no-nmp" => {
+                    spec.nmp = false;
+                    None
+                }
+                "no-order" => {
+                    spec.order = false;
+                    None
+                }
+                "no-pvs" => {
+                    spec.pvs = false;
+                    None
+                }
+                "no-qs" => {
+                    spec.qs = false;
+                    None
+                }
                 _ => return Err(VariantError::Unknown { part: part.chars().take(40).collect() }),
             };
             if let Some(f) = f {
@@ -158,6 +238,9 @@ impl FromStr for VariantSpec {
             }
         }
         spec.form = form.unwrap_or(FormKind::NegamaxAb);
+        if spec.engine && spec.form != FormKind::NegamaxAb {
+            return Err(VariantError::EngineForm(spec.form.name()));
+        }
         for (on, technique) in [(spec.pvs, "pvs"), (spec.nmp, "nmp")] {
             if on && !spec.form.prunes() {
                 return Err(VariantError::NeedsWindow { technique, form: spec.form.name() });
@@ -176,68 +259,117 @@ impl fmt::Display for VariantSpec {
     /// The canonical name: the form, then the techniques in a fixed order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.form.name())?;
-        for (on, name) in [(self.pvs, "pvs"), (self.nmp, "nmp"), (self.qs, "qs"), (self.order, "order")] {
+        for (on, name) in
+            [(self.pvs, "pvs"), (self.nmp, "nmp"), (self.qs, "qs"), (self.order, "order"), (self.engine, "engine")]
+        {
             if on {
                 write!(f, "+{name}")?;
+            }
+        }
+        if self.engine {
+            let o = &self.options;
+            for (on, name) in [
+                (o.tt, "no-tt"),
+                (o.lmr, "no-lmr"),
+                (o.futility, "no-futility"),
+                (o.reverse_futility, "no-rfp"),
+                (o.razoring, "no-razor"),
+                (o.check_extension, "no-checkext"),
+                (o.rules, "no-rules"),
+                (o.aspiration, "no-aspiration"),
+            ] {
+                if !on {
+                    write!(f, "+{name}")?;
+                }
             }
         }
         Ok(())
     }
 }
 
+/// What a run gets besides the game and the evaluator: a transposition table (used by the engine's additions) and
+/// the run-time options (the spec's own, unless replaced).
+#[derive(Clone, Default)]
+pub struct RunSetup {
+    /// The (shared) transposition table; the engine builds a small one of its own when none is given.
+    pub tt: Option<Arc<TranspositionTable>>,
+    /// Replaces the spec's options (for example with a thread's depth offset or MultiPV).
+    pub options: Option<SearchOptions>,
+}
+
 impl VariantSpec {
     /// Runs this variant on `game` with `eval` within `limits`, through the monomorphized searcher it names.
     pub fn run<G: Game, E: Evaluator<G>>(&self, game: G, eval: E, limits: &Limits) -> SearchResult<G::Move> {
-        self.run_with(game, eval, limits, |_| {})
+        self.run_observed::<G, E, Silent>(game, eval, limits, &RunSetup::default(), |_| {}).0
     }
 
-    /// [`VariantSpec::run`] with a callback after each iteration of iterative deepening.
+    /// [`VariantSpec::run`] with a table, options, and a callback after each iteration of iterative deepening.
     pub fn run_with<G: Game, E: Evaluator<G>>(
         &self,
         game: G,
         eval: E,
         limits: &Limits,
+        setup: &RunSetup,
         on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
+        self.run_observed::<G, E, Silent>(game, eval, limits, setup, on_iteration).0
+    }
+
+    /// [`VariantSpec::run_with`] watched by an observer `W`, returned with the result.
+    pub fn run_observed<G: Game, E: Evaluator<G>, W: Observer<G>>(
+        &self,
+        game: G,
+        eval: E,
+        limits: &Limits,
+        setup: &RunSetup,
+        on_iteration: impl FnMut(&SearchResult<G::Move>),
+    ) -> (SearchResult<G::Move>, W) {
+        let options = setup.options.unwrap_or(self.options);
         macro_rules! go {
-            ($v:ty) => {
-                Searcher::<G, E, $v>::new(game, eval).search_with(limits, on_iteration)
-            };
+            ($v:ty) => {{
+                let mut s = Searcher::<G, E, $v, W>::new(game, eval).with_options(options);
+                if <$v as Variant>::Extras::ENABLED {
+                    s = s.with_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
+                }
+                let r = s.search_with(limits, on_iteration);
+                (r, s.observer)
+            }};
         }
         macro_rules! order {
-            ($f:ty, $l:ty, $n:ty, $c:ty) => {
+            ($f:ty, $l:ty, $n:ty, $c:ty, $x:ty) => {
                 if self.order {
-                    go!(Compose<$f, $l, $n, $c, Ordered>)
+                    go!(Compose<$f, $l, $n, $c, Ordered, $x>)
                 } else {
-                    go!(Compose<$f, $l, $n, $c, GenerationOrder>)
+                    go!(Compose<$f, $l, $n, $c, GenerationOrder, $x>)
                 }
             };
         }
         macro_rules! leaf {
-            ($f:ty, $n:ty, $c:ty) => {
+            ($f:ty, $n:ty, $c:ty, $x:ty) => {
                 if self.qs {
-                    order!($f, Quiescence, $n, $c)
+                    order!($f, Quiescence, $n, $c, $x)
                 } else {
-                    order!($f, StaticLeaf, $n, $c)
+                    order!($f, StaticLeaf, $n, $c, $x)
                 }
             };
         }
         macro_rules! windowed {
-            ($f:ty) => {
+            ($f:ty, $null:ty, $x:ty) => {
                 match (self.nmp, self.pvs) {
-                    (false, false) => leaf!($f, NoNull, FullWindow),
-                    (true, false) => leaf!($f, NullMove<3>, FullWindow),
-                    (false, true) => leaf!($f, NoNull, PrincipalVariation),
-                    (true, true) => leaf!($f, NullMove<3>, PrincipalVariation),
+                    (false, false) => leaf!($f, NoNull, FullWindow, $x),
+                    (true, false) => leaf!($f, $null, FullWindow, $x),
+                    (false, true) => leaf!($f, NoNull, PrincipalVariation, $x),
+                    (true, true) => leaf!($f, $null, PrincipalVariation, $x),
                 }
             };
         }
         match self.form {
-            FormKind::Minimax => leaf!(MinimaxForm, NoNull, FullWindow),
-            FormKind::AlphaBeta => leaf!(AlphaBetaForm, NoNull, FullWindow),
-            FormKind::Negamax => leaf!(NegamaxForm, NoNull, FullWindow),
-            FormKind::NegamaxAb => windowed!(NegamaxAbSoftForm),
-            FormKind::NegamaxAbHardForm => windowed!(NegamaxAbHardForm),
+            FormKind::Minimax => leaf!(MinimaxForm, NoNull, FullWindow, Plain),
+            FormKind::AlphaBeta => leaf!(AlphaBetaForm, NoNull, FullWindow, Plain),
+            FormKind::Negamax => leaf!(NegamaxForm, NoNull, FullWindow, Plain),
+            FormKind::NegamaxAb if self.engine => windowed!(NegamaxAbSoftForm, VerifiedNullMove, Enhanced),
+            FormKind::NegamaxAb => windowed!(NegamaxAbSoftForm, NullMove<3>, Plain),
+            FormKind::NegamaxAbHard => windowed!(NegamaxAbHardForm, NullMove<3>, Plain),
         }
     }
 }

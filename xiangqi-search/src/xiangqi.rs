@@ -1,6 +1,7 @@
 //! `xiangqi_core::Position` as a [`Game`].
 
-use crate::game::{mated_in, Game, MoveList, Score};
+use crate::game::{mated_in, Game, MoveList, Rule, Score, MATE};
+use xiangqi_core::rules::{judge, Judgement, Verdict};
 use xiangqi_core::{Move, PieceKind, Position};
 use xiangqi_movegen::{generate, GenType};
 
@@ -24,6 +25,33 @@ impl Game for Position {
     #[inline(always)]
     fn move_key(m: Move) -> usize {
         m.from().index() * 90 + m.to().index()
+    }
+
+    #[inline(always)]
+    fn encode_move(m: Move) -> u16 {
+        m.raw()
+    }
+
+    #[inline(always)]
+    fn last_move(&self) -> Option<Move> {
+        self.moves_played().next_back().flatten()
+    }
+
+    /// Pikafish's rule judge from `xiangqi-core`: repetition (with perpetual check and chase, scored as a loss for
+    /// the violator), the 60-move rule and insufficient material.
+    #[inline]
+    fn rules(&mut self, ply: usize) -> Rule {
+        match judge(self, ply) {
+            None => Rule::Continue,
+            Some(Judgement::Decided(r)) => Rule::Decided(match r.verdict {
+                Verdict::Win => MATE - ply as Score,
+                Verdict::Loss => mated_in(ply),
+                Verdict::Draw => 0,
+            }),
+            Some(Judgement::Leaning(Verdict::Win)) => Rule::AtLeastDraw,
+            Some(Judgement::Leaning(Verdict::Loss)) => Rule::AtMostDraw,
+            Some(Judgement::Leaning(Verdict::Draw)) => Rule::Continue,
+        }
     }
 
     #[inline(always)]

@@ -1,0 +1,57 @@
+//! Lazy SMP: several threads search the same position and share the transposition table.
+
+use crate::game::{Evaluator, Game};
+use crate::searcher::{Limits, SearchResult, Signals};
+use crate::tt::TranspositionTable;
+use crate::variants::{RunSetup, VariantSpec};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Searches `game` with `threads` threads (Lazy SMP) sharing `tt`. Helper threads run the same variant, half of
+/// them starting one iteration deeper, and fill the table for the main thread; the main thread runs on the caller's
+/// thread, calls `on_iteration`, and its result is returned with the node counts of all threads added. With one
+/// thread this is exactly the single-threaded search (reproducible node counts).
+pub fn search_smp<G, E>(
+    spec: &VariantSpec,
+    game: &G,
+    make_eval: impl Fn(&G) -> E + Sync,
+    limits: &Limits,
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    on_iteration: impl FnMut(&SearchResult<G::Move>),
+) -> SearchResult<G::Move>
+where
+    G: Game + Clone + Send,
+    E: Evaluator<G> + Send,
+{
+    let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
+    let limits = Limits { signals: Some(signals.clone()), iterative: true, ..limits.clone() };
+    let main_setup = RunSetup { tt: Some(tt.clone()), options: None };
+    if threads <= 1 {
+        return spec.run_with(game.clone(), make_eval(game), &limits, &main_setup, on_iteration);
+    }
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|i| {
+                let (g, e) = (game.clone(), make_eval(game));
+                let mut options = spec.options;
+                options.depth_offset = (i % 2) as u32;
+                let setup = RunSetup { tt: Some(tt.clone()), options: Some(options) };
+                // Helpers search until the main thread is done.
+                let helper_limits =
+                    Limits { depth: None, nodes: None, movetime: None, soft_time: None, ..limits.clone() };
+                scope.spawn(move || spec.run_with(g, e, &helper_limits, &setup, |_| {}))
+            })
+            .collect();
+        let mut result = spec.run_with(game.clone(), make_eval(game), &limits, &main_setup, on_iteration);
+        signals.stop.store(true, Ordering::Relaxed);
+        for h in helpers {
+            if let Ok(r) = h.join() {
+                let elapsed = result.stats.elapsed;
+                result.stats.add(&r.stats);
+                result.stats.elapsed = elapsed;
+            }
+        }
+        result
+    })
+}
