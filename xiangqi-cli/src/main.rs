@@ -9,6 +9,7 @@ use xiangqi_core::{Position, START_FEN};
 mod eval;
 mod game;
 mod search;
+mod tree;
 
 #[derive(Parser)]
 #[command(name = "xiangqi", version, about = "A xiangqi (Chinese chess) toolkit: rules, perft, evaluation and search.")]
@@ -58,6 +59,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Search a position with several variants and compare scores, nodes and time.
     Compare(search::CompareArgs),
+    /// Record the tree one search visits and write it as Graphviz DOT or SVG.
+    Tree(tree::TreeArgs),
     /// Draw the board in the terminal.
     Show {
         /// Position (default: the start position).
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Some(Command::Game(args)) => game::run(&args),
         Some(Command::Search(args)) => search::run(&args),
         Some(Command::Compare(args)) => search::compare(&args),
+        Some(Command::Tree(args)) => tree::run(&args),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

@@ -39,6 +39,7 @@
 
 mod game;
 pub mod policy;
+pub mod record;
 mod searcher;
 mod smp;
 pub mod synthetic;

@@ -1,0 +1,1 @@
+//! Recording the searched tree (placeholder until the tree-drawing issue lands).
