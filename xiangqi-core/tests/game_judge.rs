@@ -256,3 +256,28 @@ fn game_api_errors_and_undo() {
     assert_eq!(mate.plies(), 0);
     assert_eq!(mate.start().fen(), mate.position().fen());
 }
+
+#[test]
+fn verdict_table_of_a_cycle() {
+    use xiangqi_core::rules::{Cycle, Violation};
+    use Violation::{None as Idle, PerpetualChase as Chase, PerpetualCheck as Check};
+    let cycle = |red, black| Cycle {
+        plies: 4,
+        occurrences: 3,
+        violations: [red, black],
+        chased: [Bitboard::EMPTY, Bitboard::EMPTY],
+    };
+    let red = Color::Red;
+    let black = Color::Black;
+    assert_eq!(cycle(Check, Check).loser(), None);
+    assert_eq!(cycle(Check, Chase).loser(), Some(red), "the checker loses against a chaser");
+    assert_eq!(cycle(Chase, Check).loser(), Some(black));
+    assert_eq!(cycle(Check, Idle).loser(), Some(red));
+    assert_eq!(cycle(Chase, Chase).loser(), None, "mutual chase is a draw");
+    assert_eq!(cycle(Idle, Chase).loser(), Some(black));
+    assert_eq!(cycle(Idle, Idle).loser(), None);
+    assert_eq!(cycle(Chase, Chase).ruling(red), (Verdict::Draw, Reason::Repetition));
+    assert_eq!(cycle(Idle, Chase).ruling(red), (Verdict::Win, Reason::PerpetualChase));
+    assert_eq!(cycle(Idle, Chase).ruling(black), (Verdict::Loss, Reason::PerpetualChase));
+    assert_eq!(cycle(Check, Chase).ruling(black), (Verdict::Win, Reason::PerpetualCheck));
+}
