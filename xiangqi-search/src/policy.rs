@@ -131,6 +131,7 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     let mut picker = MovePicker::keyed(moves, |m| game.capture_key(m));
     let mut exit = Exit::Value;
     while let Some(m) = picker.next() {
+        s.observer.edge(ply, Some(m));
         s.make(m);
         s.stats.qnodes += 1;
         s.observer.enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
@@ -223,6 +224,7 @@ fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
         return None;
     }
     s.stats.null_tries += 1;
+    s.observer.edge(ply, None);
     s.make_null();
     s.observer.enter(ply + 1, -beta, -beta + 1, depth - r - 1, NodeKind::Null);
     let score = -s.negamax(depth - r - 1, -beta, -beta + 1, ply + 1, false);
@@ -260,6 +262,8 @@ impl NullPolicy for VerifiedNullMove {
             return Some(score);
         }
         s.stats.null_verifications += 1;
+        // The verification searches this node again (same ply, no move): observers see it as a child node.
+        s.observer.enter(ply, beta - 1, beta, depth - r, NodeKind::Main);
         let verified = s.negamax(depth - r, beta - 1, beta, ply, false);
         if s.stopped || verified < beta {
             s.stats.null_cutoffs -= 1;
