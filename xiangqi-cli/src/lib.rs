@@ -1,6 +1,7 @@
 //! # xiangqi-cli: the `xiangqi` binary, and the glue it is built from
 //!
-//! The binary (`xiangqi perft | moves | show | eval | game | search | compare`) lives in `main.rs`. This library
+//! The binary (`xiangqi perft | moves | show | eval | game | search | compare | tree | bench | uci`) lives in
+//! `main.rs`; run without arguments it speaks UCI ([`uci`]), as GUIs expect. This library
 //! holds the pieces that join the independent crates, so that benchmarks and other tools reuse them instead of
 //! writing them again: [`engine::EngineEval`] puts the default evaluator of `xiangqi-eval` behind the search's
 //! `Evaluator` trait, with its incremental accumulator kept in step by the search.
@@ -16,4 +17,6 @@
 //! assert!(pos.is_legal(r.best_move.unwrap()));
 //! ```
 
+pub mod bench;
 pub mod engine;
+pub mod uci;

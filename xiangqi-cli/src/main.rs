@@ -61,6 +61,26 @@ enum Command {
     Compare(search::CompareArgs),
     /// Record the tree one search visits and write it as Graphviz DOT or SVG.
     Tree(tree::TreeArgs),
+    /// Search the bench positions to a fixed depth: the total node count is the search's signature.
+    Bench {
+        /// Depth of each search.
+        #[arg(long, default_value_t = xiangqi_cli::bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=32768))]
+        hash: u64,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// The variant.
+        #[arg(long, default_value = xiangqi_cli::uci::DEFAULT_VARIANT)]
+        variant: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Speak UCI on standard input and output (also what the binary does without arguments).
+    Uci,
     /// Draw the board in the terminal.
     Show {
         /// Position (default: the start position).
@@ -82,9 +102,11 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => search::run(&args),
         Some(Command::Compare(args)) => search::compare(&args),
         Some(Command::Tree(args)) => tree::run(&args),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
+        Some(Command::Bench { depth, hash, threads, variant, json }) => {
+            bench(depth, hash as usize, threads as usize, &variant, json)
+        }
+        Some(Command::Uci) | None => {
+            xiangqi_cli::uci::run_stdio();
             Ok(())
         }
     };
@@ -142,6 +164,30 @@ fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, j
         writeln!(out, "nodes {nodes}")?;
         writeln!(out, "time {seconds:.3} s")?;
         writeln!(out, "nps {nps}")?;
+    }
+    Ok(())
+}
+
+fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool) -> CmdResult {
+    let spec: xiangqi_search::VariantSpec = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
+    let r = xiangqi_cli::bench::bench(&spec, depth, hash, threads);
+    let secs = r.elapsed.as_secs_f64();
+    let nps = if secs > 0.0 { (r.total as f64 / secs) as u64 } else { 0 };
+    let mut out = std::io::stdout().lock();
+    if json {
+        let obj = serde_json::json!({
+            "depth": depth, "threads": threads, "hash": hash, "variant": spec.to_string(),
+            "nodes": r.total, "positions": r.nodes, "best_moves": r.best, "seconds": secs, "nps": nps,
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        for (i, (n, b)) in r.nodes.iter().zip(&r.best).enumerate() {
+            writeln!(out, "position {:>2}: {:>10} nodes, best {b}", i + 1, n)?;
+        }
+        writeln!(out, "===========================")?;
+        writeln!(out, "Total time (ms) : {}", r.elapsed.as_millis())?;
+        writeln!(out, "Nodes searched  : {}", r.total)?;
+        writeln!(out, "Nodes/second    : {nps}")?;
     }
     Ok(())
 }

@@ -1,0 +1,509 @@
+//! The UCI protocol as Pikafish speaks it, so that GUIs which run Pikafish can run this engine.
+//!
+//! The input loop never blocks on the search: `go` starts the search on its own thread, and `isready`, `stop`,
+//! `ponderhit` and `quit` are answered while it runs. Bad input (an illegal move or a bad FEN in `position`, an
+//! unknown command or option, a malformed `go`) gets `info string error: ...` and changes nothing.
+
+use crate::engine::EngineEval;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use xiangqi_core::{Color, Move, Position};
+use xiangqi_search::{
+    search_smp, Limits, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
+};
+
+/// Engine name sent in `id name`.
+pub const ENGINE_NAME: &str = concat!("xiangqi ", env!("CARGO_PKG_VERSION"));
+
+/// The variant the engine plays with by default.
+pub const DEFAULT_VARIANT: &str = "engine";
+
+/// Where UCI output goes; shared by the input loop and the search thread, one whole line at a time.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to `w`.
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    /// Writes one line and flushes it.
+    pub fn line(&self, text: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+
+    fn error(&self, text: &str) {
+        self.line(&format!("info string error: {text}"));
+    }
+}
+
+/// The engine's settings (`setoption`).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Time kept back for communication, per move.
+    pub move_overhead: Duration,
+    /// The search variant.
+    pub variant: VariantSpec,
+    /// The variant's text, as given.
+    pub variant_text: String,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(10),
+            variant: DEFAULT_VARIANT.parse().expect("the default variant parses"),
+            variant_text: DEFAULT_VARIANT.to_owned(),
+        }
+    }
+}
+
+/// The parameters of `go`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Go {
+    /// Red's clock.
+    pub wtime: Option<u64>,
+    /// Black's clock.
+    pub btime: Option<u64>,
+    /// Red's increment.
+    pub winc: Option<u64>,
+    /// Black's increment.
+    pub binc: Option<u64>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u64>,
+    /// Time for this move.
+    pub movetime: Option<u64>,
+    /// Depth limit.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+}
+
+impl Go {
+    /// Parses the words after `go`.
+    pub fn parse(words: &[&str]) -> Result<Go, String> {
+        let mut go = Go::default();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            let mut number = |name: &str| -> Result<u64, String> {
+                i += 1;
+                let v = words.get(i).ok_or_else(|| format!("go {name} needs a value"))?;
+                // Clocks may go negative in some GUIs when time runs out: treat as zero.
+                if let Some(neg) = v.strip_prefix('-') {
+                    return neg.parse::<u64>().map(|_| 0).map_err(|_| format!("go {name}: {v:?} is not a number"));
+                }
+                v.parse::<u64>().map_err(|_| format!("go {name}: {v:?} is not a number"))
+            };
+            match w {
+                "wtime" => go.wtime = Some(number(w)?),
+                "btime" => go.btime = Some(number(w)?),
+                "winc" => go.winc = Some(number(w)?),
+                "binc" => go.binc = Some(number(w)?),
+                "movestogo" => go.movestogo = Some(number(w)?),
+                "movetime" => go.movetime = Some(number(w)?),
+                "depth" => go.depth = Some(number(w)?.clamp(1, 120) as u32),
+                "nodes" => go.nodes = Some(number(w)?.max(1)),
+                "infinite" => go.infinite = true,
+                "ponder" => go.ponder = true,
+                "mate" | "perft" | "searchmoves" => return Err(format!("go {w} is not supported")),
+                other => return Err(format!("unknown go parameter {other:?}")),
+            }
+            i += 1;
+        }
+        Ok(go)
+    }
+
+    /// Soft (optimum) and hard (maximum) time for the side `us`, or `None` when the clock does not limit the
+    /// search. The hard limit never exceeds 80% of the remaining time less the overhead, so the engine does not
+    /// lose on time.
+    pub fn time_limits(&self, us: Color, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
+        let ms = Duration::from_millis;
+        if let Some(t) = self.movetime {
+            let hard = t.saturating_sub(overhead.as_millis() as u64).max(1);
+            return (None, Some(ms(hard)));
+        }
+        let (time, inc) = match us {
+            Color::Red => (self.wtime, self.winc.unwrap_or(0)),
+            Color::Black => (self.btime, self.binc.unwrap_or(0)),
+        };
+        let Some(time) = time else { return (None, None) };
+        let overhead = overhead.as_millis() as u64;
+        let mtg = self.movestogo.unwrap_or(30).clamp(1, 50);
+        let safe = (time.saturating_sub(overhead) as f64 * 0.8) as u64;
+        let available = (time + inc * (mtg - 1)).saturating_sub(overhead * (mtg + 1));
+        let soft = (available / mtg).min(safe).max(1);
+        let hard = (soft * 4).min(safe).max(1);
+        (Some(ms(soft)), Some(ms(hard)))
+    }
+}
+
+/// `cp N` or `mate N` as UCI prints scores (mate in moves, negative when the engine is mated).
+pub fn uci_score(score: Score) -> String {
+    if score.abs() >= MATE_BOUND {
+        let moves = (MATE - score.abs() + 1) / 2;
+        format!("mate {}", if score > 0 { moves } else { -moves })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+struct Running {
+    handle: JoinHandle<()>,
+    signals: Arc<Signals>,
+    /// Raised by the search thread just before it prints `bestmove`: whatever the GUI sends after seeing
+    /// `bestmove` finds the search over.
+    done: Arc<AtomicBool>,
+}
+
+/// The UCI engine: the current position, settings, the shared table and the running search.
+pub struct Uci {
+    out: Output,
+    pos: Position,
+    settings: Settings,
+    tt: Arc<TranspositionTable>,
+    running: Option<Running>,
+}
+
+impl Uci {
+    /// An engine writing to `out`, at the start position.
+    pub fn new(out: Output) -> Uci {
+        let settings = Settings::default();
+        let tt = Arc::new(TranspositionTable::new(settings.hash_mb));
+        Uci { out, pos: Position::startpos(), settings, tt, running: None }
+    }
+
+    /// Reads commands until `quit` or the end of input, then stops any search.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.command(&line) {
+                break;
+            }
+        }
+        self.stop();
+    }
+
+    /// Handles one command line; `false` after `quit`.
+    pub fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = words.first() else { return true };
+        self.reap();
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "ucinewgame" => {
+                self.stop();
+                self.tt.clear();
+                self.pos = Position::startpos();
+            }
+            "setoption" => self.setoption(&words[1..]),
+            "position" => self.position(&words[1..]),
+            "go" => self.go(&words[1..]),
+            "stop" => self.stop(),
+            "ponderhit" => {
+                if let Some(r) = &self.running {
+                    r.signals.ponder.store(false, Ordering::Relaxed);
+                }
+            }
+            "quit" => return false,
+            "d" => {
+                for l in self.pos.to_string().lines() {
+                    self.out.line(l);
+                }
+                self.out.line(&format!("Fen: {}", self.pos.fen()));
+                self.out.line(&format!("Key: {:016X}", self.pos.key()));
+            }
+            other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line("id author the xiangqi workspace authors");
+        self.out.line("option name Hash type spin default 16 min 1 max 32768");
+        self.out.line("option name Threads type spin default 1 min 1 max 256");
+        self.out.line("option name MultiPV type spin default 1 min 1 max 128");
+        self.out.line("option name Clear Hash type button");
+        self.out.line("option name Move Overhead type spin default 10 min 0 max 5000");
+        self.out.line("option name Ponder type check default false");
+        self.out.line(&format!("option name Variant type string default {DEFAULT_VARIANT}"));
+        self.out.line("uciok");
+    }
+
+    fn setoption(&mut self, words: &[&str]) {
+        // setoption name <name words> [value <value words>]
+        let text = words.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            return self.out.error("setoption needs: setoption name <name> [value <value>]");
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (rest.trim(), None),
+        };
+        let lname = name.to_ascii_lowercase();
+        if self.running.is_some() && lname != "ponder" {
+            return self.out.error(&format!("cannot change {name} during a search"));
+        }
+        let number = |lo: u64, hi: u64| -> Result<u64, String> {
+            let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+            match v.parse::<u64>() {
+                Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+                _ => Err(format!("option {name}: {v:?} is not a number from {lo} to {hi}")),
+            }
+        };
+        let result = match lname.as_str() {
+            "hash" => number(1, 32768).map(|mb| {
+                self.settings.hash_mb = mb as usize;
+                self.tt = Arc::new(TranspositionTable::new(mb as usize));
+            }),
+            "threads" => number(1, 256).map(|n| self.settings.threads = n as usize),
+            "multipv" => number(1, 128).map(|n| self.settings.multipv = n as usize),
+            "move overhead" => number(0, 5000).map(|n| self.settings.move_overhead = Duration::from_millis(n)),
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
+            "ponder" => Ok(()),
+            "variant" => match value.map(str::parse::<VariantSpec>) {
+                Some(Ok(v)) => {
+                    self.settings.variant = v;
+                    self.settings.variant_text = value.unwrap_or_default().to_owned();
+                    Ok(())
+                }
+                Some(Err(e)) => Err(e.to_string()),
+                None => Err("option Variant needs a value".to_owned()),
+            },
+            _ => Err(format!("unknown option {:?}", name.chars().take(40).collect::<String>())),
+        };
+        if let Err(e) = result {
+            self.out.error(&e);
+        }
+    }
+
+    /// `position startpos|fen <fen> [moves m1 m2 ...]`: builds the new position completely before replacing the old.
+    fn position(&mut self, words: &[&str]) {
+        match parse_position(words) {
+            Ok(pos) => {
+                if self.running.is_some() {
+                    self.out.error("position ignored during a search (send stop first)");
+                } else {
+                    self.pos = pos;
+                }
+            }
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        if self.running.is_some() {
+            return self.out.error("a search is already running (send stop first)");
+        }
+        let go = match Go::parse(words) {
+            Ok(g) => g,
+            Err(e) => return self.out.error(&e),
+        };
+        let (soft, hard) = go.time_limits(self.pos.turn(), self.settings.move_overhead);
+        let signals = Arc::new(Signals::default());
+        signals.ponder.store(go.ponder, Ordering::Relaxed);
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: if go.infinite { None } else { hard },
+            soft_time: if go.infinite { None } else { soft },
+            signals: Some(signals.clone()),
+            iterative: true,
+        };
+        let pos = self.pos.clone();
+        let mut spec = self.settings.variant;
+        spec.options.multipv = self.settings.multipv;
+        let threads = self.settings.threads;
+        let tt = self.tt.clone();
+        let out = self.out.clone();
+        let wait_for_stop = go.infinite || go.ponder;
+        let sig = signals.clone();
+        let done = Arc::new(AtomicBool::new(false));
+        let done_flag = done.clone();
+        let handle = std::thread::spawn(move || {
+            let start = Instant::now();
+            let result =
+                search_smp(&spec, &pos, EngineEval::new, &limits, tt.clone(), threads, |r: &SearchResult<Move>| {
+                    report(&out, r, &sig, &tt, start)
+                });
+            // Under `go infinite` or `go ponder`, bestmove waits for stop (or ponderhit, for ponder).
+            while wait_for_stop
+                && !sig.stop.load(Ordering::Relaxed)
+                && (go.infinite || sig.ponder.load(Ordering::Relaxed))
+            {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let best = result.best_move.map_or("(none)".to_owned(), |m| m.to_string());
+            done_flag.store(true, Ordering::Release);
+            match result.pv.get(1) {
+                Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
+                None => out.line(&format!("bestmove {best}")),
+            }
+        });
+        self.running = Some(Running { handle, signals, done });
+    }
+
+    /// Stops the running search, if any, and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.signals.stop.store(true, Ordering::Relaxed);
+            r.signals.ponder.store(false, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Forgets a search that has finished by itself (waiting the moment it takes to print `bestmove`).
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.done.load(Ordering::Acquire) || r.handle.is_finished()) {
+            if let Some(r) = self.running.take() {
+                let _ = r.handle.join();
+            }
+        }
+    }
+}
+
+/// Parses the words after `position`.
+pub fn parse_position(words: &[&str]) -> Result<Position, String> {
+    let (mut pos, rest) = match words.first() {
+        Some(&"startpos") => (Position::startpos(), &words[1..]),
+        Some(&"fen") => {
+            let end = words.iter().position(|&w| w == "moves").unwrap_or(words.len());
+            let fen = words[1..end].join(" ");
+            let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+            (pos, &words[end..])
+        }
+        _ => return Err("position needs startpos or fen <fen>".to_owned()),
+    };
+    match rest.first() {
+        None => {}
+        Some(&"moves") => {
+            for (i, text) in rest[1..].iter().enumerate() {
+                pos.play(text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            }
+        }
+        Some(other) => return Err(format!("expected moves, found {other:?}")),
+    }
+    Ok(pos)
+}
+
+fn report(out: &Output, r: &SearchResult<Move>, sig: &Signals, tt: &TranspositionTable, start: Instant) {
+    let elapsed = start.elapsed();
+    let nodes = sig.nodes.load(Ordering::Relaxed).max(r.stats.total_nodes());
+    let ms = elapsed.as_millis().max(1) as u64;
+    let nps = nodes * 1000 / ms;
+    for (k, line) in r.lines.iter().enumerate() {
+        let pv: Vec<String> = line.pv.iter().map(Move::to_string).collect();
+        out.line(&format!(
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+            r.depth,
+            r.stats.seldepth,
+            k + 1,
+            uci_score(line.score),
+            nodes,
+            nps,
+            tt.hashfull(),
+            ms,
+            pv.join(" ")
+        ));
+    }
+}
+
+/// Runs the UCI loop on standard input and output.
+pub fn run_stdio() {
+    let mut uci = Uci::new(Output::new(std::io::stdout()));
+    uci.run(std::io::stdin().lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_parses_every_parameter() {
+        let go = Go::parse(
+            &"wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 depth 7 nodes 99 ponder".split(' ').collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(
+            go,
+            Go {
+                wtime: Some(1000),
+                btime: Some(2000),
+                winc: Some(10),
+                binc: Some(20),
+                movestogo: Some(5),
+                movetime: None,
+                depth: Some(7),
+                nodes: Some(99),
+                infinite: false,
+                ponder: true
+            }
+        );
+        assert!(Go::parse(&["depth"]).is_err());
+        assert!(Go::parse(&["depth", "x"]).is_err());
+        assert!(Go::parse(&["bogus"]).is_err());
+        assert_eq!(Go::parse(&["wtime", "-5"]).unwrap().wtime, Some(0));
+    }
+
+    #[test]
+    fn time_limits_never_exceed_the_clock() {
+        let overhead = Duration::from_millis(10);
+        for time in [0u64, 5, 50, 1000, 60_000, 3_600_000] {
+            for inc in [0u64, 100, 5000] {
+                for mtg in [None, Some(1), Some(40)] {
+                    let go = Go { wtime: Some(time), winc: Some(inc), movestogo: mtg, ..Go::default() };
+                    let (soft, hard) = go.time_limits(Color::Red, overhead);
+                    let (soft, hard) = (soft.unwrap(), hard.unwrap());
+                    assert!(soft <= hard);
+                    assert!(hard.as_millis() as u64 <= (time.saturating_sub(10) * 8 / 10).max(1));
+                }
+            }
+        }
+        let go = Go { movetime: Some(500), ..Go::default() };
+        assert_eq!(go.time_limits(Color::Black, overhead), (None, Some(Duration::from_millis(490))));
+        assert_eq!(Go::default().time_limits(Color::Red, overhead), (None, None));
+    }
+
+    #[test]
+    fn scores_print_as_uci_wants() {
+        assert_eq!(uci_score(35), "cp 35");
+        assert_eq!(uci_score(MATE - 1), "mate 1");
+        assert_eq!(uci_score(MATE - 4), "mate 2");
+        assert_eq!(uci_score(-MATE + 2), "mate -1");
+    }
+
+    #[test]
+    fn position_errors_keep_nothing() {
+        assert!(parse_position(&["startpos", "moves", "h2e2", "h9g7"]).is_ok());
+        let e = parse_position(&["startpos", "moves", "h2e2", "h2e3"]).unwrap_err();
+        assert!(e.contains("move 2"), "{e}");
+        assert!(parse_position(&["fen", "bad"]).unwrap_err().contains("bad FEN"));
+        assert!(parse_position(&[]).is_err());
+        assert!(parse_position(&["startpos", "extra"]).is_err());
+    }
+}
