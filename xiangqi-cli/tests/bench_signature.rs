@@ -1,0 +1,44 @@
+//! The bench signature: the total node count of `xiangqi bench` (one thread, fixed depth, fresh table per
+//! position). Any change to the search or the evaluation changes it; a changed snapshot is a decision to review.
+
+use std::process::Command;
+use xiangqi_cli::bench::{bench, BENCH_DEPTH};
+use xiangqi_search::VariantSpec;
+
+#[test]
+fn bench_signature() {
+    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi")).args(["bench", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["depth"], BENCH_DEPTH);
+    let positions: Vec<u64> = v["positions"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    assert_eq!(positions.iter().sum::<u64>(), v["nodes"].as_u64().unwrap());
+    let text = format!(
+        "nodes {}\npositions {:?}\nbest {}\n",
+        v["nodes"],
+        positions,
+        v["best_moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect::<Vec<_>>().join(" ")
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn single_thread_search_is_reproducible() {
+    // Same positions, depth and hash size: the same node counts and moves, run after run.
+    let spec: VariantSpec = "engine".parse().unwrap();
+    let a = bench(&spec, 6, 4, 1);
+    let b = bench(&spec, 6, 4, 1);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best, b.best);
+    assert!(a.total > 0);
+}
+
+#[test]
+fn two_threads_find_legal_moves() {
+    let spec: VariantSpec = "engine".parse().unwrap();
+    let r = bench(&spec, 5, 4, 2);
+    for (fen, best) in xiangqi_cli::bench::BENCH_FENS.iter().zip(&r.best) {
+        let pos = xiangqi_core::Position::from_fen(fen).unwrap();
+        assert!(pos.parse_move(best).is_ok(), "{best} in {fen}");
+    }
+}
