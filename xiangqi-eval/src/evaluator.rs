@@ -1,12 +1,11 @@
 //! [`Evaluator`]: the default evaluation, its terms ([`Term`]) and its breakdown ([`Trace`]).
 
 use crate::accumulator::{Accumulator, PsqState};
+use crate::bits::{self, rect};
 use crate::score::Score;
 use crate::weights::Weights;
 use crate::{Evaluate, EVAL_MAX};
-use xiangqi_core::attacks::{
-    advisor_attacks, between, elephant_attacks, horse_attacks, king_attacks, rook_attacks, soldier_attacks,
-};
+use xiangqi_core::attacks::{between, king_attacks, rook_attacks};
 use xiangqi_core::{Bitboard, Color, File, Piece, PieceKind, Position, Rank, Square};
 
 /// The terms of the evaluation, as the breakdown ([`Trace`]) shows them.
@@ -141,26 +140,12 @@ impl Sink for [[Score; 2]; Term::NUM] {
     }
 }
 
-/// Builds a mask from the squares whose file lies in `files` and whose rank lies in `ranks` (inclusive ranges).
-const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboard {
-    let mut b = 0u128;
-    let mut r = ranks.0;
-    while r <= ranks.1 {
-        let mut f = files.0;
-        while f <= files.1 {
-            b |= 1u128 << (r * 9 + f);
-            f += 1;
-        }
-        r += 1;
-    }
-    Bitboard(b)
-}
-
 const fn or(a: Bitboard, b: Bitboard) -> Bitboard {
     Bitboard(a.0 | b.0)
 }
 
-/// The enemy's half of the board, by own colour.
+/// The enemy's half of the board, by own colour (what [`bits::half_window`] reads).
+#[cfg(test)]
 const ENEMY_HALF: [Bitboard; 2] = [Bitboard::BLACK_HALF, Bitboard::RED_HALF];
 /// Relative ranks 5-8: across the river but not yet on the last rank.
 const SOLDIER_ATTACK_ZONE: [Bitboard; 2] = [rect((0, 8), (5, 8)), rect((0, 8), (1, 4))];
@@ -173,6 +158,13 @@ const HORSE_POOR: Bitboard = or(
 );
 /// File i, to keep side-by-side pairs from wrapping around a rank.
 const FILE_I: Bitboard = Bitboard::file(File::I);
+/// The masks that soldiers are counted in, seen through [`bits::half_window`] (`[color]`): the soldiers across the
+/// river are the half window itself.
+const SOLDIER_ATTACK_ZONE_W: [u64; 2] =
+    [bits::half_window(Color::Red, SOLDIER_ATTACK_ZONE[0]), bits::half_window(Color::Black, SOLDIER_ATTACK_ZONE[1])];
+const PALACE_ZONE_W: [u64; 2] =
+    [bits::half_window(Color::Red, PALACE_ZONE[0]), bits::half_window(Color::Black, PALACE_ZONE[1])];
+const NOT_FILE_I_W: [u64; 2] = [!bits::half_window(Color::Red, FILE_I), !bits::half_window(Color::Black, FILE_I)];
 /// Each side's palace centre.
 const PALACE_CENTRE: [Square; 2] = [Square::new(File::E, Rank::R1), Square::new(File::E, Rank::R8)];
 /// Each side's back rank.
@@ -185,6 +177,46 @@ const fn relative_rank(color: Color, sq: Square) -> usize {
         Color::Red => sq.rank() as usize,
         Color::Black => 9 - sq.rank() as usize,
     }
+}
+
+/// Piece kinds that share one nonzero weight: the sets of pieces of those kinds are disjoint, so one popcount of
+/// their union counts them all.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct KindGroup {
+    weight: i32,
+    /// Bit `k` for the kind with index `k`.
+    kinds: u8,
+}
+
+/// The kinds with a nonzero weight in `weights`, grouped by weight, and how many groups there are.
+fn kind_groups(weights: &[i32; 7]) -> ([KindGroup; 7], usize) {
+    let mut groups = [KindGroup::default(); 7];
+    let mut len = 0;
+    for (k, &weight) in weights.iter().enumerate() {
+        if weight == 0 {
+            continue;
+        }
+        match groups[..len].iter_mut().find(|g| g.weight == weight) {
+            Some(g) => g.kinds |= 1 << k,
+            None => {
+                groups[len] = KindGroup { weight, kinds: 1 << k };
+                len += 1;
+            }
+        }
+    }
+    (groups, len)
+}
+
+/// The pieces of both colours whose kinds are in `kinds` (a [`KindGroup::kinds`] mask).
+#[inline(always)]
+fn kinds_bb(pos: &Position, kinds: u8) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    for kind in PieceKind::ALL {
+        if kinds >> kind.index() & 1 != 0 {
+            b |= pos.kind_bb(kind);
+        }
+    }
+    b
 }
 
 /// The default evaluator: material, piece-square tables, and positional terms, all weighted by one [`Weights`]
@@ -201,6 +233,9 @@ pub struct Evaluator {
     pst: [[[Score; Square::NUM]; 7]; 2],
     phase_max: i32,
     attack_max: i32,
+    /// [`Weights::attack_unit`] and [`Weights::attack_material`] grouped by weight, and the number of groups.
+    unit_groups: ([KindGroup; 7], usize),
+    strength_groups: ([KindGroup; 7], usize),
     fingerprint: u64,
     lazy_margin: i32,
 }
@@ -245,6 +280,8 @@ impl Evaluator {
         Evaluator {
             phase_max: phase_max.max(1),
             attack_max: weights.attack_max.max(1),
+            unit_groups: kind_groups(&weights.attack_unit),
+            strength_groups: kind_groups(&weights.attack_material),
             weights,
             pst,
             fingerprint,
@@ -317,12 +354,15 @@ impl Evaluator {
             let c = color.index();
             for kind in PieceKind::ALL {
                 let k = kind.index();
-                let pieces = pos.pieces(color, kind);
-                st.material[c] += self.weights.material[k] * pieces.count() as i32;
-                st.phase += self.weights.phase_weight[k] * pieces.count() as i32;
-                for sq in pieces {
-                    st.pst[c] += self.pst[c][k][sq.index()];
+                let table = &self.pst[c][k];
+                // Counted in the loop: cheaper than a 128-bit popcount for a handful of pieces.
+                let mut n = 0;
+                for sq in pos.pieces(color, kind) {
+                    st.pst[c] += table[sq.index()];
+                    n += 1;
                 }
+                st.material[c] += self.weights.material[k] * n;
+                st.phase += self.weights.phase_weight[k] * n;
             }
         }
         st
@@ -416,21 +456,22 @@ impl Evaluator {
     #[inline(always)]
     fn pressures(&self, pos: &Position) -> [i32; 2] {
         let w = &self.weights;
+        let (red, black) = (pos.color_bb(Color::Red), pos.color_bb(Color::Black));
+        // Kinds of equal weight are counted together, pieces across the river in 64 bits.
         let mut units = [0i32; 2];
-        let mut strength = [0i32; 2];
-        for color in Color::ALL {
-            let c = color.index();
-            for kind in PieceKind::ALL {
-                let k = kind.index();
-                if w.attack_unit[k] != 0 {
-                    units[c] += w.attack_unit[k] * (pos.pieces(color, kind) & ENEMY_HALF[c]).count() as i32;
-                }
-                if w.attack_material[k] != 0 {
-                    strength[c] += w.attack_material[k] * pos.pieces(color, kind).count() as i32;
-                }
-            }
+        let (groups, len) = &self.unit_groups;
+        for g in &groups[..*len] {
+            let b = kinds_bb(pos, g.kinds);
+            units[0] += g.weight * bits::half_window(Color::Red, b & red).count_ones() as i32;
+            units[1] += g.weight * bits::half_window(Color::Black, b & black).count_ones() as i32;
         }
-        let surplus = strength[0] - strength[1];
+        // Red's strength minus Black's.
+        let mut surplus = 0i32;
+        let (groups, len) = &self.strength_groups;
+        for g in &groups[..*len] {
+            let b = kinds_bb(pos, g.kinds);
+            surplus += g.weight * ((b & red).count() as i32 - (b & black).count() as i32);
+        }
         if surplus > 0 {
             units[0] += w.attack_surplus * surplus;
         } else {
@@ -442,18 +483,11 @@ impl Evaluator {
     /// Points that `them` guards with its cheap pieces (soldiers, advisors, elephants, king).
     #[inline(always)]
     fn cheap_guards(pos: &Position, them: Color) -> Bitboard {
-        let occ = pos.occupied();
-        let mut g = king_attacks(pos.king(them));
-        for sq in pos.pieces(them, PieceKind::Soldier) {
-            g |= soldier_attacks(them, sq);
-        }
-        for sq in pos.pieces(them, PieceKind::Advisor) {
-            g |= advisor_attacks(sq);
-        }
-        for sq in pos.pieces(them, PieceKind::Elephant) {
-            g |= elephant_attacks(sq, occ);
-        }
-        g
+        // Set-wise: all soldiers (advisors, elephants) at once.
+        king_attacks(pos.king(them))
+            | bits::soldier_guards(them, pos.pieces(them, PieceKind::Soldier))
+            | bits::advisor_guards(pos.pieces(them, PieceKind::Advisor))
+            | bits::elephant_guards(pos.pieces(them, PieceKind::Elephant), pos.occupied())
     }
 
     /// The positional terms of one side.
@@ -470,13 +504,16 @@ impl Evaluator {
 
         // Soldiers: across the river, supported by an attack, near the palace, side by side.
         if soldiers.any() {
-            let crossed = soldiers & ENEMY_HALF[u];
-            let attacking = (soldiers & SOLDIER_ATTACK_ZONE[u]).count() as i32;
-            let near = (soldiers & PALACE_ZONE[u]).count() as i32;
-            let pairs = (crossed & Bitboard(crossed.0 >> 1) & !FILE_I).count() as i32;
-            let s = w.soldier_crossed * crossed.count() as i32
-                + (w.soldier_attacking * attacking + w.soldier_near_palace * near).scale(pressure[u], self.attack_max)
-                + w.soldier_connected * pairs;
+            // Every mask lies in the enemy half: count in 64 bits.
+            let crossed = bits::half_window(us, soldiers);
+            let pairs = (crossed & (crossed >> 1) & NOT_FILE_I_W[u]).count_ones() as i32;
+            let mut s = w.soldier_crossed * crossed.count_ones() as i32 + w.soldier_connected * pairs;
+            if pressure[u] != 0 {
+                let attacking = (crossed & SOLDIER_ATTACK_ZONE_W[u]).count_ones() as i32;
+                let near = (crossed & PALACE_ZONE_W[u]).count_ones() as i32;
+                s += (w.soldier_attacking * attacking + w.soldier_near_palace * near)
+                    .scale(pressure[u], self.attack_max);
+            }
             sink.add(Term::Soldiers, us, s);
         }
 
@@ -484,9 +521,10 @@ impl Evaluator {
         let horses = pos.pieces(us, PieceKind::Horse);
         if horses.any() {
             let poor = own | HORSE_POOR | Self::cheap_guards(pos, them);
+            let (occ_w, good_w) = (bits::horse_windows(all), bits::horse_windows(Bitboard(!poor.0)));
             let mut s = Score::ZERO;
             for sq in horses {
-                let n = (horse_attacks(sq, all) - poor).count() as usize;
+                let n = bits::horse_destinations(sq.index(), &occ_w, &good_w) as usize;
                 s += w.horse_mobility[n.min(w.horse_mobility.len() - 1)];
             }
             sink.add(Term::Horses, us, s);
@@ -496,28 +534,29 @@ impl Evaluator {
         let cannons = pos.pieces(us, PieceKind::Cannon);
         if cannons.any() {
             let king_file = Bitboard::file(enemy_king.file());
+            // Only cannons on the king's file, or on its rank when it stands on its back rank, score.
+            let mut aligned = cannons & king_file;
+            if enemy_king.rank() == BACK_RANK[t] {
+                aligned |= cannons & Bitboard::rank(enemy_king.rank());
+            }
             let mut s = Score::ZERO;
-            for sq in cannons {
+            for sq in aligned {
                 let screens = between(sq, enemy_king) & all;
                 if king_file.contains(sq) {
-                    match screens.count() {
-                        0 => {
-                            let sideways = king_attacks(enemy_king) & Bitboard::rank(enemy_king.rank()) & !all;
-                            s += if sideways.is_empty() {
-                                w.cannon_hollow[relative_rank(us, sq)]
-                            } else {
-                                w.cannon_hollow_escapable
-                            };
-                        }
-                        2 => {
-                            let centre = PALACE_CENTRE[t];
-                            let central_horse = screens.contains(centre)
-                                && pos.piece_at(centre) == Some(Piece::new(them, PieceKind::Horse));
-                            s += if central_horse { w.cannon_central_horse } else { w.cannon_two_screens };
-                        }
-                        _ => {}
+                    if screens.is_empty() {
+                        let sideways = king_attacks(enemy_king) & Bitboard::rank(enemy_king.rank()) & !all;
+                        s += if sideways.is_empty() {
+                            w.cannon_hollow[relative_rank(us, sq)]
+                        } else {
+                            w.cannon_hollow_escapable
+                        };
+                    } else if bits::exactly_two(screens) {
+                        let centre = PALACE_CENTRE[t];
+                        let central_horse = screens.contains(centre)
+                            && pos.piece_at(centre) == Some(Piece::new(them, PieceKind::Horse));
+                        s += if central_horse { w.cannon_central_horse } else { w.cannon_two_screens };
                     }
-                } else if sq.rank() == enemy_king.rank() && enemy_king.rank() == BACK_RANK[t] && screens.is_empty() {
+                } else if screens.is_empty() {
                     s += w.cannon_bottom;
                 }
             }
@@ -529,27 +568,35 @@ impl Evaluator {
         if chariots.any() {
             let all_soldiers = pos.kind_bb(PieceKind::Soldier);
             let pinnable = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
+            // Only a chariot on the king's rank or file can pin.
+            let king_lines = Bitboard::file(enemy_king.file()) | Bitboard::rank(enemy_king.rank());
             let mut s = Score::ZERO;
+            let mut mobility = 0;
             for sq in chariots {
-                s += w.chariot_mobility * (rook_attacks(sq, occ) - own).count() as i32;
+                mobility += (rook_attacks(sq, occ) - own).count() as i32;
                 let file = Bitboard::file(sq.file());
                 if (file & all_soldiers).is_empty() {
                     s += w.chariot_open_file;
                 } else if (file & soldiers).is_empty() {
                     s += w.chariot_half_open_file;
                 }
-                let between_king = between(sq, enemy_king) & all;
-                if (between_king & pinnable).any() && !between_king.more_than_one() {
-                    s += w.chariot_pin;
+                if king_lines.contains(sq) {
+                    let between_king = between(sq, enemy_king) & all;
+                    if (between_king & pinnable).any() && !between_king.more_than_one() {
+                        s += w.chariot_pin;
+                    }
                 }
             }
+            s += w.chariot_mobility * mobility;
             sink.add(Term::Chariots, us, s);
         }
 
         // King safety: missing defenders against the enemy's pressure.
         if pressure[t] > 0 {
-            let advisors = pos.pieces(us, PieceKind::Advisor).count() as i32;
-            let elephants = pos.pieces(us, PieceKind::Elephant).count() as i32;
+            // Only whether there are none, one or (at least) two matters: the full count is two.
+            const _: () = assert!(PieceKind::Advisor.max_count() == 2 && PieceKind::Elephant.max_count() == 2);
+            let advisors = bits::count_up_to_two(pos.pieces(us, PieceKind::Advisor));
+            let elephants = bits::count_up_to_two(pos.pieces(us, PieceKind::Elephant));
             let full_advisors = PieceKind::Advisor.max_count() as i32;
             let full_elephants = PieceKind::Elephant.max_count() as i32;
             let mut penalty = w.advisor_missing * (full_advisors - advisors).max(0)

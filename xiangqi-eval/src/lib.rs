@@ -40,6 +40,7 @@
 //! ```
 
 mod accumulator;
+mod bits;
 mod evaluator;
 mod score;
 mod weights;

@@ -1,0 +1,269 @@
+//! Bit tricks for the evaluation's hot path, each equal to a plainer computation with
+//! [`xiangqi_core::attacks`] (the tests below compare them over every square and many occupancies):
+//!
+//! - the points guarded by all soldiers, advisors or elephants of a side at once (shifts of the whole set instead
+//!   of a loop over the pieces);
+//! - a horse's destinations in a 64-bit window of the board, so that counting them is a 64-bit popcount instead of a
+//!   128-bit one (without the `popcnt` instruction, which the default x86-64 target lacks, a popcount is a dozen
+//!   instructions per 64 bits);
+//! - counts of sets known to lie in one half of the board, in 64 bits.
+
+use xiangqi_core::{Bitboard, Color};
+
+/// All 90 points.
+const FULL: u128 = Bitboard::FULL.0;
+/// File a.
+const FILE_A: u128 = Bitboard::FILE_A.0;
+/// File i.
+const FILE_I: u128 = Bitboard::FILE_A.0 << 8;
+/// Ranks 0-4.
+pub(crate) const RED_HALF: u128 = Bitboard::RED_HALF.0;
+/// Ranks 5-9.
+pub(crate) const BLACK_HALF: u128 = Bitboard::BLACK_HALF.0;
+/// The 45 low bits: one half of the board brought down to bit 0 by [`half_window`].
+pub(crate) const LOW45: u64 = (1 << 45) - 1;
+
+/// Builds a mask from the points whose file lies in `files` and whose rank lies in `ranks` (inclusive ranges).
+pub(crate) const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboard {
+    let mut b = 0u128;
+    let mut r = ranks.0;
+    while r <= ranks.1 {
+        let mut f = files.0;
+        while f <= files.1 {
+            b |= 1u128 << (r * 9 + f);
+            f += 1;
+        }
+        r += 1;
+    }
+    Bitboard(b)
+}
+
+/// Both palaces.
+const PALACES: u128 = rect((3, 5), (0, 2)).0 | rect((3, 5), (7, 9)).0;
+
+/// The points of `b` in the enemy half of `color` (Black's half for Red), as 45 bits: bit `i` is point
+/// `45 + i` for Red and point `i` for Black. Ranks keep their 9-bit layout (45 = 5 ranks).
+#[inline(always)]
+pub(crate) const fn half_window(color: Color, b: Bitboard) -> u64 {
+    match color {
+        Color::Red => (b.0 >> 45) as u64,
+        Color::Black => b.0 as u64 & LOW45,
+    }
+}
+
+/// Points guarded by the soldiers `s` of `color`: one step forward, and one step sideways once across the river.
+#[inline(always)]
+pub(crate) fn soldier_guards(color: Color, s: Bitboard) -> Bitboard {
+    let s = s.0;
+    let (forward, crossed) = match color {
+        Color::Red => ((s << 9) & FULL, s & BLACK_HALF),
+        Color::Black => (s >> 9, s & RED_HALF),
+    };
+    Bitboard(forward | ((crossed >> 1) & !FILE_I) | ((crossed << 1) & !FILE_A & FULL))
+}
+
+/// Points guarded by the advisors `a`: diagonal steps that stay in the palace (an advisor outside a palace guards
+/// nothing).
+#[inline(always)]
+pub(crate) fn advisor_guards(a: Bitboard) -> Bitboard {
+    let a = a.0 & PALACES;
+    Bitboard(((a << 10) | (a << 8) | (a >> 8) | (a >> 10)) & PALACES)
+}
+
+/// The points from which an elephant's jump by (`df`, `dr`) times two stays on the board and on its side of the river.
+const fn elephant_sources(df: i32, dr: i32) -> u128 {
+    let mut b = 0u128;
+    let mut i = 0usize;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let (g, s) = (f + 2 * df, r + 2 * dr);
+        if g >= 0 && g < 9 && s >= 0 && s < 10 && (r < 5) == (s < 5) {
+            b |= 1 << i;
+        }
+        i += 1;
+    }
+    b
+}
+
+/// Elephant jump sources per direction: up-right (+20), down-right (-16), up-left (+16), down-left (-20).
+const ELEPHANT_SOURCES: [u128; 4] =
+    [elephant_sources(1, 1), elephant_sources(1, -1), elephant_sources(-1, 1), elephant_sources(-1, -1)];
+
+/// Points guarded by the elephants `e` with occupancy `occ`: two diagonal steps with an empty eye, on their own side
+/// of the river.
+#[inline(always)]
+pub(crate) fn elephant_guards(e: Bitboard, occ: Bitboard) -> Bitboard {
+    let (e, o) = (e.0, occ.0);
+    // The eye of a jump by +20 is the point +10, and so on.
+    let up_right = e & ELEPHANT_SOURCES[0] & !(o >> 10);
+    let down_right = e & ELEPHANT_SOURCES[1] & !(o << 8);
+    let up_left = e & ELEPHANT_SOURCES[2] & !(o >> 8);
+    let down_left = e & ELEPHANT_SOURCES[3] & !(o << 10);
+    Bitboard((up_right << 20) | (down_right >> 16) | (up_left << 16) | (down_left >> 20))
+}
+
+/// Where the 64-bit window of a horse's point starts: point 0 for points below 45, point 26 (so that the window
+/// ends at point 89) from 45 on. A horse's legs and destinations lie within 19 points of it, inside its window.
+pub(crate) const HORSE_WINDOW_HIGH: u32 = 26;
+
+/// A horse's moves in its window: per leg, the leg's bit and the two destinations it opens.
+#[derive(Clone, Copy)]
+struct HorseWindow {
+    legs: [u64; 4],
+    targets: [u64; 4],
+}
+
+const fn window_bit(f: i32, r: i32, base: i32) -> u64 {
+    if f >= 0 && f < 9 && r >= 0 && r < 10 {
+        1u64 << (r * 9 + f - base)
+    } else {
+        0
+    }
+}
+
+/// Horse moves per point, as `xiangqi_core::attacks::horse_attacks` builds them, in window coordinates.
+static HORSE_WINDOWS: [HorseWindow; 90] = {
+    let mut t = [HorseWindow { legs: [0; 4], targets: [0; 4] }; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let base = if i < 45 { 0 } else { HORSE_WINDOW_HIGH as i32 };
+        let d = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        let mut k = 0;
+        while k < 4 {
+            let (lf, lr) = (f + d[k].0, r + d[k].1);
+            if lf >= 0 && lf < 9 && lr >= 0 && lr < 10 {
+                let (a, b) = if d[k].0 != 0 {
+                    (window_bit(lf + d[k].0, lr + 1, base), window_bit(lf + d[k].0, lr - 1, base))
+                } else {
+                    (window_bit(lf + 1, lr + d[k].1, base), window_bit(lf - 1, lr + d[k].1, base))
+                };
+                t[i].legs[k] = window_bit(lf, lr, base);
+                t[i].targets[k] = a | b;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// A bitboard seen through both horse windows: `[points 0-63, points 26-89]`.
+#[inline(always)]
+pub(crate) fn horse_windows(b: Bitboard) -> [u64; 2] {
+    [b.0 as u64, (b.0 >> HORSE_WINDOW_HIGH) as u64]
+}
+
+/// How many of the destinations of a horse on point `sq` (`0..90`) are in `good`, its legs blocked by `occ` (both
+/// given by [`horse_windows`]): `(horse_attacks(sq, occ) & good).count()`.
+#[inline(always)]
+pub(crate) fn horse_destinations(sq: usize, occ: &[u64; 2], good: &[u64; 2]) -> u32 {
+    let high = (sq >= 45) as usize;
+    let (o, g) = (occ[high], good[high]);
+    let t = &HORSE_WINDOWS[sq];
+    let mut a = 0u64;
+    for k in 0..4 {
+        if o & t.legs[k] == 0 {
+            a |= t.targets[k];
+        }
+    }
+    (a & g).count_ones()
+}
+
+/// `min(b.count(), 2)`, without a popcount.
+#[inline(always)]
+pub(crate) const fn count_up_to_two(b: Bitboard) -> i32 {
+    b.any() as i32 + b.more_than_one() as i32
+}
+
+/// Whether `b` holds exactly two points.
+#[inline(always)]
+pub(crate) const fn exactly_two(b: Bitboard) -> bool {
+    let rest = b.0 & b.0.wrapping_sub(1);
+    rest != 0 && rest & rest.wrapping_sub(1) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi_core::attacks::{advisor_attacks, elephant_attacks, horse_attacks, soldier_attacks};
+    use xiangqi_core::Square;
+
+    /// Deterministic occupancies of every density.
+    fn occupancies() -> Vec<Bitboard> {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut v = vec![Bitboard::EMPTY, Bitboard::FULL];
+        for _ in 0..300 {
+            let mut b = (next() as u128 | (next() as u128) << 64) & FULL;
+            for _ in 0..(next() % 3) {
+                b &= next() as u128 | (next() as u128) << 64;
+            }
+            v.push(Bitboard(b));
+        }
+        v
+    }
+
+    fn union(set: Bitboard, f: impl Fn(Square) -> Bitboard) -> Bitboard {
+        set.fold(Bitboard::EMPTY, |g, sq| g | f(sq))
+    }
+
+    #[test]
+    fn set_wise_guards_equal_the_attack_tables() {
+        for b in occupancies() {
+            for color in Color::ALL {
+                assert_eq!(soldier_guards(color, b), union(b, |sq| soldier_attacks(color, sq)), "{b:?}");
+            }
+            assert_eq!(advisor_guards(b), union(b, advisor_attacks), "{b:?}");
+            for occ in occupancies().into_iter().take(40) {
+                assert_eq!(elephant_guards(b, occ), union(b, |sq| elephant_attacks(sq, occ)), "{b:?} {occ:?}");
+            }
+        }
+        for sq in Square::all() {
+            let b = Bitboard::from_square(sq);
+            for color in Color::ALL {
+                assert_eq!(soldier_guards(color, b), soldier_attacks(color, sq));
+            }
+            assert_eq!(advisor_guards(b), advisor_attacks(sq));
+            for occ in occupancies() {
+                assert_eq!(elephant_guards(b, occ), elephant_attacks(sq, occ));
+            }
+        }
+    }
+
+    #[test]
+    fn horse_destinations_equal_the_attack_table() {
+        let all = occupancies();
+        for (i, &occ) in all.iter().enumerate() {
+            let good = all[(i * 7 + 3) % all.len()];
+            for sq in Square::all() {
+                let expected = (horse_attacks(sq, occ) & good).count();
+                assert_eq!(horse_destinations(sq.index(), &horse_windows(occ), &horse_windows(good)), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn half_windows_and_small_counts() {
+        for b in occupancies() {
+            assert_eq!(half_window(Color::Red, b).count_ones(), (b.0 & BLACK_HALF).count_ones());
+            assert_eq!(half_window(Color::Black, b).count_ones(), (b.0 & RED_HALF).count_ones());
+            assert_eq!(count_up_to_two(b), b.count().min(2) as i32);
+            assert_eq!(exactly_two(b), b.count() == 2);
+        }
+        for sq in Square::all() {
+            let one = Bitboard::from_square(sq);
+            assert_eq!((count_up_to_two(one), exactly_two(one)), (1, false));
+            for other in Square::all().filter(|&o| o != sq) {
+                let two = one.with(other);
+                assert_eq!((count_up_to_two(two), exactly_two(two)), (2, true));
+            }
+        }
+        assert_eq!((count_up_to_two(Bitboard::EMPTY), exactly_two(Bitboard::EMPTY)), (0, false));
+    }
+}
