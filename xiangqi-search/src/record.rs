@@ -480,6 +480,9 @@ pub struct DotOptions {
     pub left_to_right: Option<bool>,
     /// Leave out the legend.
     pub no_legend: bool,
+    /// Runs of at least this many pruned sibling moves (without children or a static value) share one grey box
+    /// `g<index of the first>` listing them; 0 (the default) draws every pruned move in its own box.
+    pub group_pruned: usize,
 }
 
 // Colours: fills by kind of search, borders by how a node ended.
@@ -538,7 +541,8 @@ impl<M: Copy + Display> Recorder<M> {
     /// Each kept node is a DOT node `n<index>` whose label gives its move, its window `[alpha, beta]` on entry with
     /// the depth left, and its value; its fill tells the kind of search (zero window, re-search, reduced, null
     /// move, quiescence as an ellipse), its border how it ended (beta cutoff, null-move cutoff, stand pat, table
-    /// hit). Moves never searched are grey and dashed. Each edge `n<parent> -> n<child>` is one parent-child link;
+    /// hit). Moves never searched are grey and dashed (runs of them may share one box, see
+    /// [`DotOptions::group_pruned`]). Each edge `n<parent> -> n<child>` is one parent-child link;
     /// a node that lost descendants to the capacity or to [`Recorder::cut`] gets a dashed box `m<index>` counting
     /// them; the legend is the single node `legend`.
     pub fn to_dot_with(&self, opts: &DotOptions, move_label: impl Fn(&M) -> String) -> String {
@@ -569,14 +573,48 @@ impl<M: Copy + Display> Recorder<M> {
             escape(&title),
             if horizontal { "LR" } else { "TB" }
         );
-        let _ = writeln!(out, "  node [fontname=\"Helvetica\", fontsize=9, margin=\"0.06,0.03\"];");
+        let _ = writeln!(out, "  node [fontname=\"Helvetica\", fontsize=9, margin=\"0.06,0.03\", height=0.2, width=0.3];");
         let _ = writeln!(out, "  edge [arrowsize=0.5];");
+        let groups = self.pruned_runs(opts.group_pruned);
+        let (sep, per_line) = if horizontal { ("   ", 12) } else { ("\n", 6) };
         for (id, n) in self.nodes.iter().enumerate() {
-            let _ = writeln!(out, "  n{id} [{}];", self.node_attrs(n, opts.view, &move_label));
+            match groups[id] {
+                None => {
+                    let _ = writeln!(out, "  n{id} [{}];", self.node_attrs(n, opts.view, sep, &move_label));
+                }
+                Some((first, len)) if first == id => {
+                    let run = &self.nodes[n.parent.expect("pruned moves have a parent")].children;
+                    let at = run.iter().position(|&c| c == id).expect("a child of its parent");
+                    let mut label = format!("{len} moves pruned");
+                    for (i, &c) in run[at..at + len].iter().enumerate() {
+                        if i == 24 {
+                            label.push_str(" …");
+                            break;
+                        }
+                        label.push(if i % per_line == 0 { '\n' } else { ' ' });
+                        if let Edge::Move(m) = &self.nodes[c].edge {
+                            label.push_str(&move_label(m));
+                        }
+                    }
+                    let _ = writeln!(
+                        out,
+                        "  g{id} [label=\"{}\", shape=box, style=\"rounded,filled,dashed\", fillcolor=\"{FILL_PRUNED}\", \
+                         color=\"{GREY}\", fontcolor=\"{GREY}\"];",
+                        escape(&label)
+                    );
+                }
+                Some(_) => {}
+            }
         }
         for (id, n) in self.nodes.iter().enumerate() {
-            if let Some(p) = n.parent {
-                let _ = writeln!(out, "  n{p} -> n{id}{};", edge_attrs(n));
+            match (n.parent, groups[id]) {
+                (Some(p), None) => {
+                    let _ = writeln!(out, "  n{p} -> n{id}{};", edge_attrs(n));
+                }
+                (Some(p), Some((first, _))) if first == id => {
+                    let _ = writeln!(out, "  n{p} -> g{id}{};", edge_attrs(n));
+                }
+                _ => {}
             }
             if n.omitted > 0 {
                 let _ = writeln!(
@@ -589,10 +627,38 @@ impl<M: Copy + Display> Recorder<M> {
             }
         }
         if !opts.no_legend {
-            let _ = writeln!(out, "  legend [shape=plaintext, margin=0, label=<{}>];", self.legend());
+            let _ = writeln!(out, "  legend [shape=plaintext, margin=0, label=<{}>];", self.legend(opts.view));
         }
         out.push_str("}\n");
         out
+    }
+
+    /// For each node in a run of at least `min` pruned sibling leaves: the run's first node and length.
+    fn pruned_runs(&self, min: usize) -> Vec<Option<(usize, usize)>> {
+        let mut groups = vec![None; self.nodes.len()];
+        if min == 0 {
+            return groups;
+        }
+        let lone = |c: usize| {
+            let n = &self.nodes[c];
+            n.is_pruned() && n.children.is_empty() && n.omitted == 0 && n.static_value.is_none()
+        };
+        for n in &self.nodes {
+            let mut i = 0;
+            while i < n.children.len() {
+                let start = i;
+                while i < n.children.len() && lone(n.children[i]) {
+                    i += 1;
+                }
+                if i - start >= min.max(2) {
+                    for &c in &n.children[start..i] {
+                        groups[c] = Some((n.children[start], i - start));
+                    }
+                }
+                i = i.max(start + 1);
+            }
+        }
+        groups
     }
 
     /// The largest number of nodes at one level.
@@ -609,7 +675,9 @@ impl<M: Copy + Display> Recorder<M> {
         count.into_iter().max().unwrap_or(0)
     }
 
-    fn node_attrs(&self, n: &Node<M>, view: View, move_label: &impl Fn(&M) -> String) -> String {
+    /// The attributes of a node; `sep` separates the lines of its label (a newline top down, spaces left to right,
+    /// where width is cheap and height is not).
+    fn node_attrs(&self, n: &Node<M>, view: View, sep: &str, move_label: &impl Fn(&M) -> String) -> String {
         let flip = view == View::Root && n.ply % 2 == 1;
         let pov = |v: Score| if flip { -v } else { v };
         let mut first = match n.edge {
@@ -625,12 +693,16 @@ impl<M: Copy + Display> Recorder<M> {
             State::Pruned(reason) => {
                 let mut label = first;
                 match reason {
-                    PruneReason::Cutoff => label.push_str("\npruned"),
-                    PruneReason::Futility => label.push_str("\nfutility pruned"),
+                    PruneReason::Cutoff => {
+                        let _ = write!(label, "{sep}pruned");
+                    }
+                    PruneReason::Futility => {
+                        let _ = write!(label, "{sep}futility pruned");
+                    }
                     PruneReason::Beneath => {}
                 }
                 if let Some(v) = n.static_value {
-                    let _ = write!(label, "\n{}", score_label(pov(v)));
+                    let _ = write!(label, "{sep}{}", score_label(pov(v)));
                 }
                 format!(
                     "label=\"{}\", shape=box, style=\"rounded,filled,dashed\", fillcolor=\"{FILL_PRUNED}\", \
@@ -653,9 +725,11 @@ impl<M: Copy + Display> Recorder<M> {
                 if !tag.is_empty() {
                     let _ = write!(label, " · {tag}");
                 }
-                let _ = write!(label, "\n[{}, {}] d={}", score_label(a), score_label(b), v.depth);
+                let _ = write!(label, "{sep}[{}, {}] d={}", score_label(a), score_label(b), v.depth);
                 let value = v.value.map_or("?".to_owned(), |x| score_label(pov(x)));
                 let (border, exit_tag) = match v.exit {
+                    // In the root player's view a MIN node cuts off below alpha (the spec's "Alpha pruning").
+                    Some(Exit::BetaCutoff) if flip => (Some(BORDER_CUT), "α-cutoff"),
                     Some(Exit::BetaCutoff) => (Some(BORDER_CUT), "β-cutoff"),
                     Some(Exit::NullCutoff) => (Some(BORDER_NULL_CUT), "null-move cutoff"),
                     Some(Exit::StandPat) => (Some(BORDER_STAND_PAT), "stand pat"),
@@ -665,7 +739,7 @@ impl<M: Copy + Display> Recorder<M> {
                     Some(Exit::NoMoves) => (Some(BORDER_OTHER), "no moves"),
                     Some(Exit::Value) | None => (None, ""),
                 };
-                let _ = write!(label, "\n= {value}");
+                let _ = write!(label, "{sep}= {value}");
                 if !exit_tag.is_empty() {
                     let _ = write!(label, " · {exit_tag}");
                 }
@@ -684,7 +758,7 @@ impl<M: Copy + Display> Recorder<M> {
     }
 
     /// The legend as an HTML-like table, with a row for each mark the tree uses.
-    fn legend(&self) -> String {
+    fn legend(&self, view: View) -> String {
         let has = |f: &dyn Fn(&Node<M>) -> bool| self.nodes.iter().any(f);
         let kind = |k: NodeKind| move |n: &Node<M>| n.visit().is_some_and(|v| v.kind == k);
         let exit = |e: Exit| move |n: &Node<M>| n.visit().is_some_and(|v| v.exit == Some(e));
@@ -709,7 +783,11 @@ impl<M: Copy + Display> Recorder<M> {
             row("ellipse: quiescence node (captures only)", FILL_QUIET, "#000000", "");
         }
         if has(&exit(Exit::BetaCutoff)) {
-            row("red border: beta cutoff, the moves after it were pruned", FILL_MAIN, BORDER_CUT, "");
+            let text = match view {
+                View::Root => "red border: cutoff (β at MAX nodes, α at MIN nodes), the moves after it were pruned",
+                View::Mover => "red border: beta cutoff, the moves after it were pruned",
+            };
+            row(text, FILL_MAIN, BORDER_CUT, "");
         }
         if has(&exit(Exit::NullCutoff)) {
             row("orange border: null-move cutoff, no move searched", FILL_MAIN, BORDER_NULL_CUT, "");

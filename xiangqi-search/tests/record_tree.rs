@@ -374,3 +374,38 @@ fn a_cut_keeps_a_connected_prefix_and_counts_the_rest() {
         assert_eq!(small.node(id).omitted, cut.node(id).omitted, "node {id}");
     }
 }
+
+#[test]
+fn runs_of_pruned_moves_can_share_a_box() {
+    let (rec, _) = record_xiangqi::<AlphaBeta>(MIDDLEGAME, 2);
+    let opts = DotOptions { group_pruned: 3, ..DotOptions::default() };
+    let g = dot::parse(&rec.to_dot(&opts)).unwrap();
+    // Expected runs: maximal runs of at least 3 consecutive pruned children, counted from the recording.
+    let mut runs = Vec::new();
+    for n in rec.nodes() {
+        let mut run = 0;
+        for &c in n.children.iter().chain([usize::MAX].iter()) {
+            if c != usize::MAX && rec.node(c).is_pruned() {
+                run += 1;
+            } else {
+                if run >= 3 {
+                    runs.push(run);
+                }
+                run = 0;
+            }
+        }
+    }
+    assert!(!runs.is_empty());
+    let boxes: Vec<&dot::Attrs> = g.nodes.iter().filter(|(n, _)| n.starts_with('g')).map(|(_, a)| a).collect();
+    assert_eq!(boxes.len(), runs.len());
+    let mut listed: Vec<usize> =
+        boxes.iter().map(|a| a["label"].split(' ').next().unwrap().parse::<usize>().unwrap()).collect();
+    listed.sort();
+    runs.sort();
+    assert_eq!(listed, runs);
+    let grouped: usize = runs.iter().sum();
+    let singles = g.nodes.iter().filter(|(n, _)| n.starts_with('n')).count();
+    assert_eq!(singles, rec.len() - grouped);
+    // Every box and every single node hangs under exactly one edge, except the root.
+    assert_eq!(g.edges.len(), singles + boxes.len() - 1);
+}
