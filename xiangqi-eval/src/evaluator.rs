@@ -2,7 +2,7 @@
 
 use crate::accumulator::{Accumulator, PsqState};
 use crate::bits::{self, rect};
-use crate::score::Score;
+use crate::score::{Packed, Score};
 use crate::weights::Weights;
 use crate::{Evaluate, EVAL_MAX};
 use xiangqi_core::attacks::{between, king_attacks, rook_attacks};
@@ -118,15 +118,15 @@ impl Trace {
 /// Receives the evaluation's terms: a plain sum on the hot path, a [`Trace`] for the breakdown. Generic, so the
 /// sum costs nothing more than the additions.
 trait Sink {
-    fn add(&mut self, term: Term, color: Color, s: Score);
+    fn add(&mut self, term: Term, color: Color, s: Packed);
 }
 
 /// Red minus Black.
-struct Net(Score);
+struct Net(Packed);
 
 impl Sink for Net {
     #[inline(always)]
-    fn add(&mut self, _term: Term, color: Color, s: Score) {
+    fn add(&mut self, _term: Term, color: Color, s: Packed) {
         match color {
             Color::Red => self.0 += s,
             Color::Black => self.0 -= s,
@@ -135,8 +135,46 @@ impl Sink for Net {
 }
 
 impl Sink for [[Score; 2]; Term::NUM] {
-    fn add(&mut self, term: Term, color: Color, s: Score) {
-        self[term.index()][color.index()] += s;
+    fn add(&mut self, term: Term, color: Color, s: Packed) {
+        self[term.index()][color.index()] += s.unpack();
+    }
+}
+
+/// The weights that the hot path adds up, packed.
+#[derive(Clone)]
+struct PackedWeights {
+    tempo: Packed,
+    soldier_crossed: Packed,
+    soldier_connected: Packed,
+    horse_mobility: [Packed; 9],
+    cannon_hollow: [Packed; 10],
+    cannon_hollow_escapable: Packed,
+    cannon_two_screens: Packed,
+    cannon_central_horse: Packed,
+    cannon_bottom: Packed,
+    chariot_mobility: Packed,
+    chariot_open_file: Packed,
+    chariot_half_open_file: Packed,
+    chariot_pin: Packed,
+}
+
+impl PackedWeights {
+    fn new(w: &Weights) -> PackedWeights {
+        PackedWeights {
+            tempo: w.tempo.into(),
+            soldier_crossed: w.soldier_crossed.into(),
+            soldier_connected: w.soldier_connected.into(),
+            horse_mobility: w.horse_mobility.map(Packed::new),
+            cannon_hollow: w.cannon_hollow.map(Packed::new),
+            cannon_hollow_escapable: w.cannon_hollow_escapable.into(),
+            cannon_two_screens: w.cannon_two_screens.into(),
+            cannon_central_horse: w.cannon_central_horse.into(),
+            cannon_bottom: w.cannon_bottom.into(),
+            chariot_mobility: w.chariot_mobility.into(),
+            chariot_open_file: w.chariot_open_file.into(),
+            chariot_half_open_file: w.chariot_half_open_file.into(),
+            chariot_pin: w.chariot_pin.into(),
+        }
     }
 }
 
@@ -181,42 +219,44 @@ const fn relative_rank(color: Color, sq: Square) -> usize {
 
 /// Piece kinds that share one nonzero weight: the sets of pieces of those kinds are disjoint, so one popcount of
 /// their union counts them all.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct KindGroup {
     weight: i32,
-    /// Bit `k` for the kind with index `k`.
-    kinds: u8,
+    /// The kinds, `kinds[..len]`.
+    kinds: [PieceKind; 7],
+    len: usize,
+}
+
+impl KindGroup {
+    /// The pieces of both colours of the group's kinds.
+    #[inline(always)]
+    fn pieces(&self, pos: &Position) -> Bitboard {
+        self.kinds[..self.len].iter().fold(Bitboard::EMPTY, |b, &k| b | pos.kind_bb(k))
+    }
 }
 
 /// The kinds with a nonzero weight in `weights`, grouped by weight, and how many groups there are.
 fn kind_groups(weights: &[i32; 7]) -> ([KindGroup; 7], usize) {
-    let mut groups = [KindGroup::default(); 7];
+    let mut groups = [KindGroup { weight: 0, kinds: [PieceKind::King; 7], len: 0 }; 7];
     let mut len = 0;
-    for (k, &weight) in weights.iter().enumerate() {
+    for kind in PieceKind::ALL {
+        let weight = weights[kind.index()];
         if weight == 0 {
             continue;
         }
-        match groups[..len].iter_mut().find(|g| g.weight == weight) {
-            Some(g) => g.kinds |= 1 << k,
+        let g = match groups[..len].iter().position(|g| g.weight == weight) {
+            Some(i) => i,
             None => {
-                groups[len] = KindGroup { weight, kinds: 1 << k };
+                groups[len].weight = weight;
                 len += 1;
+                len - 1
             }
-        }
+        };
+        let g = &mut groups[g];
+        g.kinds[g.len] = kind;
+        g.len += 1;
     }
     (groups, len)
-}
-
-/// The pieces of both colours whose kinds are in `kinds` (a [`KindGroup::kinds`] mask).
-#[inline(always)]
-fn kinds_bb(pos: &Position, kinds: u8) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    for kind in PieceKind::ALL {
-        if kinds >> kind.index() & 1 != 0 {
-            b |= pos.kind_bb(kind);
-        }
-    }
-    b
 }
 
 /// The default evaluator: material, piece-square tables, and positional terms, all weighted by one [`Weights`]
@@ -229,6 +269,8 @@ fn kinds_bb(pos: &Position, kinds: u8) -> Bitboard {
 #[derive(Clone)]
 pub struct Evaluator {
     weights: Weights,
+    /// Part of `weights`, packed.
+    packed: PackedWeights,
     /// Piece-square bonuses expanded to the 90 points, `[color][kind][square]`; Black's are Red's turned.
     pst: [[[Score; Square::NUM]; 7]; 2],
     phase_max: i32,
@@ -282,6 +324,7 @@ impl Evaluator {
             attack_max: weights.attack_max.max(1),
             unit_groups: kind_groups(&weights.attack_unit),
             strength_groups: kind_groups(&weights.attack_material),
+            packed: PackedWeights::new(&weights),
             weights,
             pst,
             fingerprint,
@@ -412,9 +455,9 @@ impl Evaluator {
 
     #[inline]
     fn evaluate_psq(&self, pos: &Position, st: &PsqState) -> i32 {
-        let mut net = Net(Score::ZERO);
+        let mut net = Net(Packed::ZERO);
         self.collect(pos, st, &mut net);
-        self.finish(pos.turn(), net.0, st.phase)
+        self.finish(pos.turn(), net.0.unpack(), st.phase)
     }
 
     /// The evaluation of `pos` taken apart by term and side.
@@ -441,14 +484,14 @@ impl Evaluator {
     #[inline(always)]
     fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, sink: &mut S) {
         for color in Color::ALL {
-            sink.add(Term::Material, color, st.material[color.index()]);
-            sink.add(Term::Pst, color, st.pst[color.index()]);
+            sink.add(Term::Material, color, st.material[color.index()].into());
+            sink.add(Term::Pst, color, st.pst[color.index()].into());
         }
-        sink.add(Term::Tempo, pos.turn(), self.weights.tempo);
+        sink.add(Term::Tempo, pos.turn(), self.packed.tempo);
         let pressure = self.pressures(pos);
-        for us in Color::ALL {
-            self.side_terms(pos, us, pressure, sink);
-        }
+        // One copy per side, so that every colour-dependent mask and shift is a constant.
+        self.side_terms::<S, true>(pos, pressure, sink);
+        self.side_terms::<S, false>(pos, pressure, sink);
     }
 
     /// The attack pressure of each side, `0..=attack_max`: attack units of its pieces across the river, plus a bonus
@@ -461,7 +504,7 @@ impl Evaluator {
         let mut units = [0i32; 2];
         let (groups, len) = &self.unit_groups;
         for g in &groups[..*len] {
-            let b = kinds_bb(pos, g.kinds);
+            let b = g.pieces(pos);
             units[0] += g.weight * bits::half_window(Color::Red, b & red).count_ones() as i32;
             units[1] += g.weight * bits::half_window(Color::Black, b & black).count_ones() as i32;
         }
@@ -469,8 +512,8 @@ impl Evaluator {
         let mut surplus = 0i32;
         let (groups, len) = &self.strength_groups;
         for g in &groups[..*len] {
-            let b = kinds_bb(pos, g.kinds);
-            surplus += g.weight * ((b & red).count() as i32 - (b & black).count() as i32);
+            let b = g.pieces(pos);
+            surplus += g.weight * (bits::count(b & red) as i32 - bits::count(b & black) as i32);
         }
         if surplus > 0 {
             units[0] += w.attack_surplus * surplus;
@@ -492,8 +535,10 @@ impl Evaluator {
 
     /// The positional terms of one side.
     #[inline(always)]
-    fn side_terms<S: Sink>(&self, pos: &Position, us: Color, pressure: [i32; 2], sink: &mut S) {
+    fn side_terms<S: Sink, const RED: bool>(&self, pos: &Position, pressure: [i32; 2], sink: &mut S) {
         let w = &self.weights;
+        let p = &self.packed;
+        let us = if RED { Color::Red } else { Color::Black };
         let them = !us;
         let (u, t) = (us.index(), them.index());
         let occ = pos.occupancy();
@@ -507,12 +552,13 @@ impl Evaluator {
             // Every mask lies in the enemy half: count in 64 bits.
             let crossed = bits::half_window(us, soldiers);
             let pairs = (crossed & (crossed >> 1) & NOT_FILE_I_W[u]).count_ones() as i32;
-            let mut s = w.soldier_crossed * crossed.count_ones() as i32 + w.soldier_connected * pairs;
+            let mut s = p.soldier_crossed * crossed.count_ones() as i32 + p.soldier_connected * pairs;
             if pressure[u] != 0 {
                 let attacking = (crossed & SOLDIER_ATTACK_ZONE_W[u]).count_ones() as i32;
                 let near = (crossed & PALACE_ZONE_W[u]).count_ones() as i32;
                 s += (w.soldier_attacking * attacking + w.soldier_near_palace * near)
-                    .scale(pressure[u], self.attack_max);
+                    .scale(pressure[u], self.attack_max)
+                    .into();
             }
             sink.add(Term::Soldiers, us, s);
         }
@@ -522,10 +568,10 @@ impl Evaluator {
         if horses.any() {
             let poor = own | HORSE_POOR | Self::cheap_guards(pos, them);
             let (occ_w, good_w) = (bits::horse_windows(all), bits::horse_windows(Bitboard(!poor.0)));
-            let mut s = Score::ZERO;
+            let mut s = Packed::ZERO;
             for sq in horses {
                 let n = bits::horse_destinations(sq.index(), &occ_w, &good_w) as usize;
-                s += w.horse_mobility[n.min(w.horse_mobility.len() - 1)];
+                s += p.horse_mobility[n.min(p.horse_mobility.len() - 1)];
             }
             sink.add(Term::Horses, us, s);
         }
@@ -533,31 +579,31 @@ impl Evaluator {
         // Cannons against the king.
         let cannons = pos.pieces(us, PieceKind::Cannon);
         if cannons.any() {
-            let king_file = Bitboard::file(enemy_king.file());
+            let king_file = bits::FILE_OF[enemy_king.index()];
             // Only cannons on the king's file, or on its rank when it stands on its back rank, score.
             let mut aligned = cannons & king_file;
             if enemy_king.rank() == BACK_RANK[t] {
                 aligned |= cannons & Bitboard::rank(enemy_king.rank());
             }
-            let mut s = Score::ZERO;
+            let mut s = Packed::ZERO;
             for sq in aligned {
                 let screens = between(sq, enemy_king) & all;
                 if king_file.contains(sq) {
                     if screens.is_empty() {
                         let sideways = king_attacks(enemy_king) & Bitboard::rank(enemy_king.rank()) & !all;
                         s += if sideways.is_empty() {
-                            w.cannon_hollow[relative_rank(us, sq)]
+                            p.cannon_hollow[relative_rank(us, sq)]
                         } else {
-                            w.cannon_hollow_escapable
+                            p.cannon_hollow_escapable
                         };
                     } else if bits::exactly_two(screens) {
                         let centre = PALACE_CENTRE[t];
                         let central_horse = screens.contains(centre)
                             && pos.piece_at(centre) == Some(Piece::new(them, PieceKind::Horse));
-                        s += if central_horse { w.cannon_central_horse } else { w.cannon_two_screens };
+                        s += if central_horse { p.cannon_central_horse } else { p.cannon_two_screens };
                     }
                 } else if screens.is_empty() {
-                    s += w.cannon_bottom;
+                    s += p.cannon_bottom;
                 }
             }
             sink.add(Term::Cannons, us, s);
@@ -569,25 +615,25 @@ impl Evaluator {
             let all_soldiers = pos.kind_bb(PieceKind::Soldier);
             let pinnable = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
             // Only a chariot on the king's rank or file can pin.
-            let king_lines = Bitboard::file(enemy_king.file()) | Bitboard::rank(enemy_king.rank());
-            let mut s = Score::ZERO;
+            let king_lines = bits::FILE_OF[enemy_king.index()] | Bitboard::rank(enemy_king.rank());
+            let mut s = Packed::ZERO;
             let mut mobility = 0;
             for sq in chariots {
-                mobility += (rook_attacks(sq, occ) - own).count() as i32;
-                let file = Bitboard::file(sq.file());
+                mobility += bits::count(rook_attacks(sq, occ) - own) as i32;
+                let file = bits::FILE_OF[sq.index()];
                 if (file & all_soldiers).is_empty() {
-                    s += w.chariot_open_file;
+                    s += p.chariot_open_file;
                 } else if (file & soldiers).is_empty() {
-                    s += w.chariot_half_open_file;
-                }
-                if king_lines.contains(sq) {
-                    let between_king = between(sq, enemy_king) & all;
-                    if (between_king & pinnable).any() && !between_king.more_than_one() {
-                        s += w.chariot_pin;
-                    }
+                    s += p.chariot_half_open_file;
                 }
             }
-            s += w.chariot_mobility * mobility;
+            for sq in chariots & king_lines {
+                let between_king = between(sq, enemy_king) & all;
+                if (between_king & pinnable).any() && !between_king.more_than_one() {
+                    s += p.chariot_pin;
+                }
+            }
+            s += p.chariot_mobility * mobility;
             sink.add(Term::Chariots, us, s);
         }
 
@@ -604,7 +650,7 @@ impl Evaluator {
             if advisors < full_advisors && pos.pieces(them, PieceKind::Chariot).more_than_one() {
                 penalty += w.advisor_leak_double_chariot;
             }
-            sink.add(Term::KingSafety, us, -penalty.scale(pressure[t], self.attack_max));
+            sink.add(Term::KingSafety, us, (-penalty.scale(pressure[t], self.attack_max)).into());
         }
     }
 }
