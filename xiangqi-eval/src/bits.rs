@@ -38,9 +38,6 @@ pub(crate) const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboa
     Bitboard(b)
 }
 
-/// Both palaces.
-const PALACES: u128 = rect((3, 5), (0, 2)).0 | rect((3, 5), (7, 9)).0;
-
 /// The points of `b` in the enemy half of `color` (Black's half for Red), as 45 bits: bit `i` is point
 /// `45 + i` for Red and point `i` for Black. Ranks keep their 9-bit layout (45 = 5 ranks).
 #[inline(always)]
@@ -62,22 +59,52 @@ pub(crate) fn soldier_guards(color: Color, s: Bitboard) -> Bitboard {
     Bitboard(forward | ((crossed >> 1) & !FILE_I) | ((crossed << 1) & !FILE_A & FULL))
 }
 
-/// Points guarded by the advisors `a`: diagonal steps that stay in the palace (an advisor outside a palace guards
-/// nothing).
+/// Red's palace, and Black's seen through the upper half window (from point 45).
+const RED_PALACE: u64 = rect((3, 5), (0, 2)).0 as u64;
+const BLACK_PALACE_W: u64 = (rect((3, 5), (7, 9)).0 >> 45) as u64;
+
+/// The two halves of the board in 64 bits each: points 0-44 and points 45-89 (bit `i` is point `45 + i`).
 #[inline(always)]
-pub(crate) fn advisor_guards(a: Bitboard) -> Bitboard {
-    let a = a.0 & PALACES;
-    Bitboard(((a << 10) | (a << 8) | (a >> 8) | (a >> 10)) & PALACES)
+const fn halves(b: Bitboard) -> (u64, u64) {
+    (b.0 as u64 & LOW45, (b.0 >> 45) as u64)
 }
 
-/// The points from which an elephant's jump by (`df`, `dr`) times two stays on the board and on its side of the river.
-const fn elephant_sources(df: i32, dr: i32) -> u128 {
-    let mut b = 0u128;
+/// The two halves back into one bitboard.
+#[inline(always)]
+const fn join(low: u64, high: u64) -> Bitboard {
+    Bitboard(low as u128 | (high as u128) << 45)
+}
+
+/// Diagonal steps from the points of `a` that stay in `palace` (a half window's palace).
+#[inline(always)]
+const fn palace_steps(a: u64, palace: u64) -> u64 {
+    let a = a & palace;
+    ((a << 10) | (a << 8) | (a >> 8) | (a >> 10)) & palace
+}
+
+/// Points guarded by the advisors `a`, which are normally in `home`'s palace: diagonal steps that stay in the palace
+/// (an advisor outside a palace guards nothing). Each palace lies in one half, done in 64 bits; the other palace
+/// only when an advisor stands there.
+#[inline(always)]
+pub(crate) fn advisor_guards(home: Color, a: Bitboard) -> Bitboard {
+    let (low, high) = halves(a);
+    let (low, high) = (low & RED_PALACE, high & BLACK_PALACE_W);
+    match home {
+        Color::Red if high == 0 => join(palace_steps(low, RED_PALACE), 0),
+        Color::Black if low == 0 => join(0, palace_steps(high, BLACK_PALACE_W)),
+        _ => join(palace_steps(low, RED_PALACE), palace_steps(high, BLACK_PALACE_W)),
+    }
+}
+
+/// The points of Red's half from which an elephant's jump by (`df`, `dr`) times two stays on the board and in the
+/// half. Black's half, seen through its window, is the same (45 = 5 ranks).
+const fn elephant_sources(df: i32, dr: i32) -> u64 {
+    let mut b = 0u64;
     let mut i = 0usize;
-    while i < 90 {
+    while i < 45 {
         let (f, r) = ((i % 9) as i32, (i / 9) as i32);
         let (g, s) = (f + 2 * df, r + 2 * dr);
-        if g >= 0 && g < 9 && s >= 0 && s < 10 && (r < 5) == (s < 5) {
+        if g >= 0 && g < 9 && s >= 0 && s < 5 {
             b |= 1 << i;
         }
         i += 1;
@@ -86,20 +113,32 @@ const fn elephant_sources(df: i32, dr: i32) -> u128 {
 }
 
 /// Elephant jump sources per direction: up-right (+20), down-right (-16), up-left (+16), down-left (-20).
-const ELEPHANT_SOURCES: [u128; 4] =
+const ELEPHANT_SOURCES: [u64; 4] =
     [elephant_sources(1, 1), elephant_sources(1, -1), elephant_sources(-1, 1), elephant_sources(-1, -1)];
 
-/// Points guarded by the elephants `e` with occupancy `occ`: two diagonal steps with an empty eye, on their own side
-/// of the river.
+/// Elephant jumps within one half window: `e` the elephants, `o` the occupancy (the eyes).
 #[inline(always)]
-pub(crate) fn elephant_guards(e: Bitboard, occ: Bitboard) -> Bitboard {
-    let (e, o) = (e.0, occ.0);
+const fn elephant_jumps(e: u64, o: u64) -> u64 {
     // The eye of a jump by +20 is the point +10, and so on.
     let up_right = e & ELEPHANT_SOURCES[0] & !(o >> 10);
     let down_right = e & ELEPHANT_SOURCES[1] & !(o << 8);
     let up_left = e & ELEPHANT_SOURCES[2] & !(o >> 8);
     let down_left = e & ELEPHANT_SOURCES[3] & !(o << 10);
-    Bitboard((up_right << 20) | (down_right >> 16) | (up_left << 16) | (down_left >> 20))
+    (up_right << 20) | (down_right >> 16) | (up_left << 16) | (down_left >> 20)
+}
+
+/// Points guarded by the elephants `e`, which are normally in `home`'s half, with occupancy `occ`: two diagonal
+/// steps with an empty eye, on their own side of the river. A jump never leaves its half, so each half is done in 64
+/// bits; the other half only when an elephant stands there.
+#[inline(always)]
+pub(crate) fn elephant_guards(home: Color, e: Bitboard, occ: Bitboard) -> Bitboard {
+    let (e_low, e_high) = halves(e);
+    let (o_low, o_high) = halves(occ);
+    match home {
+        Color::Red if e_high == 0 => join(elephant_jumps(e_low, o_low), 0),
+        Color::Black if e_low == 0 => join(0, elephant_jumps(e_high, o_high)),
+        _ => join(elephant_jumps(e_low, o_low), elephant_jumps(e_high, o_high)),
+    }
 }
 
 /// Where the 64-bit window of a horse's point starts: point 0 for points below 45, point 26 (so that the window
@@ -197,6 +236,32 @@ pub(crate) const fn count(b: Bitboard) -> u32 {
     (x.wrapping_mul(H01) >> 56) as u32
 }
 
+/// `x.count_ones()`, quicker for sets of at most one point (the common case for the soldier counts).
+#[inline(always)]
+pub(crate) const fn sparse_count(x: u64) -> u32 {
+    if x & x.wrapping_sub(1) == 0 {
+        (x != 0) as u32
+    } else {
+        x.count_ones()
+    }
+}
+
+/// Calls `f` with the index of each point of `b`, lowest first: the halves are walked in 64 bits, cheaper than
+/// iterating a `u128`.
+#[inline(always)]
+pub(crate) fn for_each_point(b: Bitboard, mut f: impl FnMut(usize)) {
+    let mut low = b.0 as u64;
+    while low != 0 {
+        f(low.trailing_zeros() as usize);
+        low &= low - 1;
+    }
+    let mut high = (b.0 >> 64) as u64;
+    while high != 0 {
+        f(64 + high.trailing_zeros() as usize);
+        high &= high - 1;
+    }
+}
+
 /// `min(b.count(), 2)`, without a popcount.
 #[inline(always)]
 pub(crate) const fn count_up_to_two(b: Bitboard) -> i32 {
@@ -246,9 +311,12 @@ mod tests {
             for color in Color::ALL {
                 assert_eq!(soldier_guards(color, b), union(b, |sq| soldier_attacks(color, sq)), "{b:?}");
             }
-            assert_eq!(advisor_guards(b), union(b, advisor_attacks), "{b:?}");
-            for occ in occupancies().into_iter().take(40) {
-                assert_eq!(elephant_guards(b, occ), union(b, |sq| elephant_attacks(sq, occ)), "{b:?} {occ:?}");
+            for home in Color::ALL {
+                assert_eq!(advisor_guards(home, b), union(b, advisor_attacks), "{b:?}");
+                for occ in occupancies().into_iter().take(40) {
+                    let expected = union(b, |sq| elephant_attacks(sq, occ));
+                    assert_eq!(elephant_guards(home, b, occ), expected, "{b:?} {occ:?}");
+                }
             }
         }
         for sq in Square::all() {
@@ -256,9 +324,11 @@ mod tests {
             for color in Color::ALL {
                 assert_eq!(soldier_guards(color, b), soldier_attacks(color, sq));
             }
-            assert_eq!(advisor_guards(b), advisor_attacks(sq));
-            for occ in occupancies() {
-                assert_eq!(elephant_guards(b, occ), elephant_attacks(sq, occ));
+            for home in Color::ALL {
+                assert_eq!(advisor_guards(home, b), advisor_attacks(sq));
+                for occ in occupancies() {
+                    assert_eq!(elephant_guards(home, b, occ), elephant_attacks(sq, occ));
+                }
             }
         }
     }
@@ -282,6 +352,10 @@ mod tests {
             assert_eq!(half_window(Color::Black, b).count_ones(), (b.0 & RED_HALF).count_ones());
             assert_eq!(count_up_to_two(b), b.count().min(2) as i32);
             assert_eq!(count(b), b.count());
+            assert_eq!(sparse_count(b.0 as u64), (b.0 as u64).count_ones());
+            let mut points = Vec::new();
+            for_each_point(b, |i| points.push(i));
+            assert_eq!(points, b.map(Square::index).collect::<Vec<_>>());
             assert_eq!(count(Bitboard(!b.0)), 128 - b.count());
             assert_eq!(exactly_two(b), b.count() == 2);
         }
@@ -289,6 +363,7 @@ mod tests {
             assert_eq!(FILE_OF[sq.index()], Bitboard::file(sq.file()));
             let one = Bitboard::from_square(sq);
             assert_eq!((count_up_to_two(one), exactly_two(one)), (1, false));
+            assert_eq!(sparse_count(one.0 as u64), (sq.index() < 64) as u32);
             for other in Square::all().filter(|&o| o != sq) {
                 let two = one.with(other);
                 assert_eq!((count_up_to_two(two), exactly_two(two)), (2, true));

@@ -529,8 +529,8 @@ impl Evaluator {
         // Set-wise: all soldiers (advisors, elephants) at once.
         king_attacks(pos.king(them))
             | bits::soldier_guards(them, pos.pieces(them, PieceKind::Soldier))
-            | bits::advisor_guards(pos.pieces(them, PieceKind::Advisor))
-            | bits::elephant_guards(pos.pieces(them, PieceKind::Elephant), pos.occupied())
+            | bits::advisor_guards(them, pos.pieces(them, PieceKind::Advisor))
+            | bits::elephant_guards(them, pos.pieces(them, PieceKind::Elephant), pos.occupied())
     }
 
     /// The positional terms of one side.
@@ -548,14 +548,14 @@ impl Evaluator {
         let soldiers = pos.pieces(us, PieceKind::Soldier);
 
         // Soldiers: across the river, supported by an attack, near the palace, side by side.
-        if soldiers.any() {
-            // Every mask lies in the enemy half: count in 64 bits.
-            let crossed = bits::half_window(us, soldiers);
-            let pairs = (crossed & (crossed >> 1) & NOT_FILE_I_W[u]).count_ones() as i32;
-            let mut s = p.soldier_crossed * crossed.count_ones() as i32 + p.soldier_connected * pairs;
+        // Every mask lies in the enemy half: count in 64 bits. Nothing scores before a soldier crosses the river.
+        let crossed = bits::half_window(us, soldiers);
+        if crossed != 0 {
+            let pairs = bits::sparse_count(crossed & (crossed >> 1) & NOT_FILE_I_W[u]) as i32;
+            let mut s = p.soldier_crossed * bits::sparse_count(crossed) as i32 + p.soldier_connected * pairs;
             if pressure[u] != 0 {
-                let attacking = (crossed & SOLDIER_ATTACK_ZONE_W[u]).count_ones() as i32;
-                let near = (crossed & PALACE_ZONE_W[u]).count_ones() as i32;
+                let attacking = bits::sparse_count(crossed & SOLDIER_ATTACK_ZONE_W[u]) as i32;
+                let near = bits::sparse_count(crossed & PALACE_ZONE_W[u]) as i32;
                 s += (w.soldier_attacking * attacking + w.soldier_near_palace * near)
                     .scale(pressure[u], self.attack_max)
                     .into();
@@ -569,10 +569,10 @@ impl Evaluator {
             let poor = own | HORSE_POOR | Self::cheap_guards(pos, them);
             let (occ_w, good_w) = (bits::horse_windows(all), bits::horse_windows(Bitboard(!poor.0)));
             let mut s = Packed::ZERO;
-            for sq in horses {
-                let n = bits::horse_destinations(sq.index(), &occ_w, &good_w) as usize;
+            bits::for_each_point(horses, |sq| {
+                let n = bits::horse_destinations(sq, &occ_w, &good_w) as usize;
                 s += p.horse_mobility[n.min(p.horse_mobility.len() - 1)];
-            }
+            });
             sink.add(Term::Horses, us, s);
         }
 
@@ -618,15 +618,16 @@ impl Evaluator {
             let king_lines = bits::FILE_OF[enemy_king.index()] | Bitboard::rank(enemy_king.rank());
             let mut s = Packed::ZERO;
             let mut mobility = 0;
-            for sq in chariots {
+            bits::for_each_point(chariots, |i| {
+                let Some(sq) = Square::from_index(i) else { return };
                 mobility += bits::count(rook_attacks(sq, occ) - own) as i32;
-                let file = bits::FILE_OF[sq.index()];
+                let file = bits::FILE_OF[i];
                 if (file & all_soldiers).is_empty() {
                     s += p.chariot_open_file;
                 } else if (file & soldiers).is_empty() {
                     s += p.chariot_half_open_file;
                 }
-            }
+            });
             for sq in chariots & king_lines {
                 let between_king = between(sq, enemy_king) & all;
                 if (between_king & pinnable).any() && !between_king.more_than_one() {
