@@ -96,7 +96,9 @@ pub trait Game {
     /// xiangqi that is a loss (mate or stalemate): [`mated_in`].
     fn no_moves_score(&self, ply: usize) -> Score;
 
-    /// An MVV-LVA key for ordering: 0 for a quiet move, larger for more valuable victims and cheaper attackers.
+    /// An ordering key for captures: 0 for a quiet move; positive for a capture that does not lose material
+    /// (larger for more valuable victims and cheaper attackers, MVV-LVA); negative for a capture that likely loses
+    /// material (a cheaper victim on a defended point), so it is tried after the quiet moves.
     fn capture_key(&self, m: Self::Move) -> i32;
 }
 

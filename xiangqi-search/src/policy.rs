@@ -128,9 +128,16 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     let mut moves = MoveList::new();
     s.game.generate(true, &mut moves);
     let game = &s.game;
+    // The engine skips captures that likely lose material (negative keys); the pure quiescence searches them all.
+    let prune_losing = V::Extras::ENABLED && s.options.qs_pruning;
     let mut picker = MovePicker::keyed(moves, |m| game.capture_key(m));
     let mut exit = Exit::Value;
-    while let Some(m) = picker.next() {
+    while let Some((m, key)) = picker.next_keyed() {
+        if prune_losing && key < 0 {
+            // Keys come largest first: every capture left loses material too.
+            s.stats.qs_prunes += 1 + picker.remaining() as u64;
+            break;
+        }
         s.observer.edge(ply, Some(m));
         s.make(m);
         s.stats.qnodes += 1;
@@ -226,6 +233,8 @@ fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     s.stats.null_tries += 1;
     s.observer.edge(ply, None);
     s.make_null();
+    // After a pass the side to move is the one that was not to move: never in check in a legal position.
+    s.in_check_at[ply + 1] = false;
     s.observer.enter(ply + 1, -beta, -beta + 1, depth - r - 1, NodeKind::Null);
     let score = -s.negamax(depth - r - 1, -beta, -beta + 1, ply + 1, false);
     s.unmake_null();
@@ -456,6 +465,9 @@ impl OrderPolicy for Ordered {
             if cap > 0 {
                 return 1 << 29 | cap;
             }
+            if cap < 0 {
+                return -(1 << 24) + cap;
+            }
             let k = G::move_key(m);
             if k == killers[0] {
                 1 << 28
@@ -471,7 +483,7 @@ impl OrderPolicy for Ordered {
 
     #[inline]
     fn on_cutoff<G: Game>(state: &mut OrderState, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
-        if game.capture_key(m) > 0 {
+        if game.capture_key(m) != 0 {
             return;
         }
         let k = G::move_key(m);
@@ -525,6 +537,19 @@ impl<M: Copy> MovePicker<M> {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
+    }
+
+    /// How many moves are left.
+    #[inline(always)]
+    pub fn remaining(&self) -> usize {
+        self.moves.len() - self.next
+    }
+
+    /// The next move with its key (0 for an unordered picker).
+    #[inline]
+    pub fn next_keyed(&mut self) -> Option<(M, i32)> {
+        let m = self.next()?;
+        Some((m, self.keys.get(self.next - 1).copied().unwrap_or(0)))
     }
 
     /// The next move.

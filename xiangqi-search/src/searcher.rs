@@ -77,6 +77,8 @@ pub struct SearchOptions {
     pub rules: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// Skip captures that likely lose material in quiescence.
+    pub qs_pruning: bool,
     /// Number of principal variations to search at the root (UCI `MultiPV`).
     pub multipv: usize,
     /// Iteration depth offset of this thread (Lazy SMP helpers start deeper).
@@ -94,6 +96,7 @@ impl Default for SearchOptions {
             razoring: true,
             rules: true,
             aspiration: true,
+            qs_pruning: true,
             multipv: 1,
             depth_offset: 0,
         }
@@ -141,6 +144,8 @@ pub struct Stats {
     pub rule_cutoffs: u64,
     /// Aspiration windows that failed and were widened.
     pub aspiration_fails: u64,
+    /// Losing captures skipped in quiescence.
+    pub qs_prunes: u64,
     /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
     /// Wall time spent.
@@ -202,6 +207,7 @@ impl Stats {
         self.razor_prunes += o.razor_prunes;
         self.rule_cutoffs += o.rule_cutoffs;
         self.aspiration_fails += o.aspiration_fails;
+        self.qs_prunes += o.qs_prunes;
         self.seldepth = self.seldepth.max(o.seldepth);
     }
 }
@@ -267,6 +273,9 @@ pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silen
     order: <V::Order as OrderPolicy>::State,
     pv: Vec<Option<G::Move>>,
     pv_len: Vec<usize>,
+    /// Whether the side to move is in check at each ply of the current line, set by the parent after its move
+    /// (the engine's additions need it at every node; computing it once saves a second attack test).
+    pub(crate) in_check_at: Vec<bool>,
     excluded: SmallVec<[G::Move; 8]>,
     limits: Limits,
     start: Instant,
@@ -288,6 +297,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             order: V::Order::new_state(G::MOVE_KEYS),
             pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
             pv_len: vec![0; MAX_PLY + 1],
+            in_check_at: vec![false; MAX_PLY + 2],
             excluded: SmallVec::new(),
             limits: Limits::default(),
             start: Instant::now(),
@@ -595,7 +605,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 }
             }
         }
-        let in_check = extras && self.game.in_check();
+        let in_check = extras && if ply > 0 { self.in_check_at[ply] } else { self.game.in_check() };
+        debug_assert!(!extras || in_check == self.game.in_check(), "in-check hint wrong at ply {ply}");
         if in_check && self.options.check_extension && ply < MAX_PLY / 2 {
             depth += 1;
             self.stats.check_extensions += 1;
@@ -675,6 +686,9 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             self.observer.edge(ply, Some(m));
             self.make(m);
             let gives_check = extras && self.game.in_check();
+            if extras {
+                self.in_check_at[ply + 1] = gives_check;
+            }
             if futility_ok && i > 0 && quiet && !gives_check {
                 self.unmake();
                 self.stats.futility_prunes += 1;

@@ -39,7 +39,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("order", "MVV-LVA captures, killers and history (default: generation order)"),
     ("engine", "the engine's additions (needs negamax-ab): TT, extensions, reductions, pruning, rules"),
     (
-        "no-tt | no-lmr | no-futility | no-rfp | no-razor | no-checkext | no-rules | no-aspiration",
+        "no-tt | no-lmr | no-futility | no-rfp | no-razor | no-checkext | no-rules | no-aspiration | no-qsprune",
         "switch one of the engine's additions off",
     ),
 ];
@@ -212,6 +212,10 @@ impl FromStr for VariantSpec {
                     spec.options.aspiration = false;
                     None
                 }
+                "no-qsprune" => {
+                    spec.options.qs_pruning = false;
+                    None
+                }
                 "no-nmp" => {
                     spec.nmp = false;
                     None
@@ -277,6 +281,7 @@ impl fmt::Display for VariantSpec {
                 (o.check_extension, "no-checkext"),
                 (o.rules, "no-rules"),
                 (o.aspiration, "no-aspiration"),
+                (o.qs_pruning, "no-qsprune"),
             ] {
                 if !on {
                     write!(f, "+{name}")?;

@@ -2,7 +2,7 @@
 
 use crate::game::{mated_in, Game, MoveList, Rule, Score, MATE};
 use xiangqi_core::rules::{judge, Judgement, Verdict};
-use xiangqi_core::{Move, PieceKind, Position};
+use xiangqi_core::{Bitboard, Move, PieceKind, Position};
 use xiangqi_movegen::{generate, GenType};
 
 /// Ordering value of a piece as a victim or an attacker (MVV-LVA).
@@ -104,11 +104,21 @@ impl Game for Position {
         mated_in(ply)
     }
 
-    #[inline(always)]
+    /// MVV-LVA, with captures of a cheaper piece on a point the opponent defends marked as losing (negative).
+    #[inline]
     fn capture_key(&self, m: Move) -> i32 {
-        match (self.piece_at(m.to()), self.piece_at(m.from())) {
-            (Some(victim), Some(attacker)) => order_value(victim.kind) * 8 + 8 - order_value(attacker.kind),
-            _ => 0,
+        let (Some(victim), Some(attacker)) = (self.piece_at(m.to()), self.piece_at(m.from())) else { return 0 };
+        let (v, a) = (order_value(victim.kind), order_value(attacker.kind));
+        let key = v * 8 + 8 - a;
+        if v >= a {
+            return key;
+        }
+        let occ = self.occupancy().without(m.from());
+        let defended = self.attackers_to(m.to(), victim.color, !Bitboard::from_square(m.to()), &occ).any();
+        if defended {
+            key - 64
+        } else {
+            key
         }
     }
 }
