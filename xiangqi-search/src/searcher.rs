@@ -148,6 +148,8 @@ pub struct Stats {
     pub qs_prunes: u64,
     /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
+    /// Main-search nodes of each completed iteration, when deepening iteratively.
+    pub iteration_nodes: Vec<u64>,
     /// Wall time spent.
     pub elapsed: Duration,
 }
@@ -167,8 +169,15 @@ impl Stats {
         }
     }
 
-    /// Effective branching factor of a `depth`-ply search: `nodes^(1/depth)` over the main-search nodes.
+    /// Effective branching factor. When deepening iteratively: how many times more nodes each iteration needs
+    /// than the one before, `sqrt(N(d) / N(d - 2))` over the last three iterations (two plies smooth the odd-even
+    /// effect). For a single fixed-depth pass: `nodes^(1/depth)`.
     pub fn ebf(&self, depth: u32) -> f64 {
+        if let [.., a, _, c] = self.iteration_nodes[..] {
+            if a > 0 {
+                return (c as f64 / a as f64).sqrt();
+            }
+        }
         if depth == 0 || self.nodes == 0 {
             0.0
         } else {
@@ -363,6 +372,9 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             }
             total.add(&self.stats);
             total.elapsed = self.start.elapsed();
+            if iterative && !self.stopped {
+                total.iteration_nodes.push(self.stats.nodes);
+            }
             if lines.is_empty() {
                 if best.is_none() {
                     // No legal move at the root: report the score the game gives.
