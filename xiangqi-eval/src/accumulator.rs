@@ -53,6 +53,8 @@ pub struct PsqState {
 #[derive(Clone)]
 pub struct Accumulator {
     stack: [PsqState; Accumulator::CAPACITY],
+    /// The strength surplus of each state (see `Evaluator::psq_and_surplus`), beside `stack`.
+    surplus: [i32; Accumulator::CAPACITY],
     len: usize,
     fingerprint: u64,
 }
@@ -64,13 +66,14 @@ impl Accumulator {
     /// An accumulator for `pos`, with `eval`'s tables.
     pub fn new(eval: &Evaluator, pos: &Position) -> Accumulator {
         let mut stack = [PsqState::default(); Accumulator::CAPACITY];
-        stack[0] = eval.psq(pos);
-        Accumulator { stack, len: 1, fingerprint: eval.fingerprint() }
+        let mut surplus = [0; Accumulator::CAPACITY];
+        (stack[0], surplus[0]) = eval.psq_and_surplus(pos);
+        Accumulator { stack, surplus, len: 1, fingerprint: eval.fingerprint() }
     }
 
     /// Starts again from `pos` (for example at the root of a new search), keeping the storage.
     pub fn reset(&mut self, eval: &Evaluator, pos: &Position) {
-        self.stack[0] = eval.psq(pos);
+        (self.stack[0], self.surplus[0]) = eval.psq_and_surplus(pos);
         self.len = 1;
         self.fingerprint = eval.fingerprint();
     }
@@ -79,6 +82,12 @@ impl Accumulator {
     #[inline(always)]
     pub fn state(&self) -> &PsqState {
         &self.stack[self.len - 1]
+    }
+
+    /// The strength surplus of the current position.
+    #[inline(always)]
+    pub(crate) fn surplus(&self) -> i32 {
+        self.surplus[self.len - 1]
     }
 
     /// How many moves (and null moves) were made on top of the root.
@@ -103,9 +112,11 @@ impl Accumulator {
         debug_assert!(self.belongs_to(eval), "accumulator used with another evaluator");
         assert!(self.len < Accumulator::CAPACITY, "Accumulator: more than {} moves stacked", Accumulator::CAPACITY - 1);
         let mut st = self.stack[self.len - 1];
+        let mut surplus = self.surplus[self.len - 1];
         let piece = pos.piece_at(m.from()).expect("Accumulator::make: no piece on the origin");
-        eval.apply_move(&mut st, piece, m.from(), m.to(), pos.piece_at(m.to()));
+        eval.apply_move(&mut st, &mut surplus, piece, m.from(), m.to(), pos.piece_at(m.to()));
         self.stack[self.len] = st;
+        self.surplus[self.len] = surplus;
         self.len += 1;
     }
 
@@ -114,6 +125,7 @@ impl Accumulator {
     pub fn make_null(&mut self) {
         assert!(self.len < Accumulator::CAPACITY, "Accumulator: more than {} moves stacked", Accumulator::CAPACITY - 1);
         self.stack[self.len] = self.stack[self.len - 1];
+        self.surplus[self.len] = self.surplus[self.len - 1];
         self.len += 1;
     }
 

@@ -275,9 +275,8 @@ pub struct Evaluator {
     pst: [[[Score; Square::NUM]; 7]; 2],
     phase_max: i32,
     attack_max: i32,
-    /// [`Weights::attack_unit`] and [`Weights::attack_material`] grouped by weight, and the number of groups.
+    /// [`Weights::attack_unit`] grouped by weight, and the number of groups.
     unit_groups: ([KindGroup; 7], usize),
-    strength_groups: ([KindGroup; 7], usize),
     fingerprint: u64,
     lazy_margin: i32,
 }
@@ -323,7 +322,6 @@ impl Evaluator {
             phase_max: phase_max.max(1),
             attack_max: weights.attack_max.max(1),
             unit_groups: kind_groups(&weights.attack_unit),
-            strength_groups: kind_groups(&weights.attack_material),
             packed: PackedWeights::new(&weights),
             weights,
             pst,
@@ -365,7 +363,7 @@ impl Evaluator {
         if v - self.lazy_margin >= beta {
             return v - self.lazy_margin;
         }
-        self.evaluate_psq(pos, st)
+        self.evaluate_psq(pos, st, acc.surplus())
     }
 
     /// The weights.
@@ -392,7 +390,14 @@ impl Evaluator {
 
     /// The incremental terms of `pos` (material, piece-square sums, phase count) computed from scratch.
     pub fn psq(&self, pos: &Position) -> PsqState {
+        self.psq_and_surplus(pos).0
+    }
+
+    /// [`Evaluator::psq`] and the strength surplus: Red's [`Weights::attack_material`] sum minus Black's, which an
+    /// [`Accumulator`] also keeps.
+    pub(crate) fn psq_and_surplus(&self, pos: &Position) -> (PsqState, i32) {
         let mut st = PsqState::default();
+        let mut surplus = 0i32;
         for color in Color::ALL {
             let c = color.index();
             for kind in PieceKind::ALL {
@@ -406,16 +411,21 @@ impl Evaluator {
                 }
                 st.material[c] += self.weights.material[k] * n;
                 st.phase += self.weights.phase_weight[k] * n;
+                match color {
+                    Color::Red => surplus += self.weights.attack_material[k] * n,
+                    Color::Black => surplus -= self.weights.attack_material[k] * n,
+                }
             }
         }
-        st
+        (st, surplus)
     }
 
-    /// Updates `st` for `piece` moving from `from` to `to`, capturing `captured`.
+    /// Updates `st` and the strength surplus for `piece` moving from `from` to `to`, capturing `captured`.
     #[inline(always)]
     pub(crate) fn apply_move(
         &self,
         st: &mut PsqState,
+        surplus: &mut i32,
         piece: Piece,
         from: Square,
         to: Square,
@@ -428,6 +438,10 @@ impl Evaluator {
             st.material[ci] -= self.weights.material[ck];
             st.pst[ci] -= self.pst[ci][ck][to.index()];
             st.phase -= self.weights.phase_weight[ck];
+            match c.color {
+                Color::Red => *surplus -= self.weights.attack_material[ck],
+                Color::Black => *surplus += self.weights.attack_material[ck],
+            }
         }
     }
 
@@ -442,7 +456,8 @@ impl Evaluator {
     /// ```
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluate_psq(pos, &self.psq(pos))
+        let (st, surplus) = self.psq_and_surplus(pos);
+        self.evaluate_psq(pos, &st, surplus)
     }
 
     /// The evaluation of `pos` for the side to move, taking material and piece-square sums from `acc`, which must be
@@ -450,21 +465,22 @@ impl Evaluator {
     #[inline]
     pub fn evaluate_with(&self, pos: &Position, acc: &Accumulator) -> i32 {
         debug_assert!(acc.belongs_to(self), "accumulator built by another evaluator");
-        self.evaluate_psq(pos, acc.state())
+        self.evaluate_psq(pos, acc.state(), acc.surplus())
     }
 
+    /// The evaluation from the incremental terms and the strength surplus.
     #[inline]
-    fn evaluate_psq(&self, pos: &Position, st: &PsqState) -> i32 {
+    fn evaluate_psq(&self, pos: &Position, st: &PsqState, surplus: i32) -> i32 {
         let mut net = Net(Packed::ZERO);
-        self.collect(pos, st, &mut net);
+        self.collect(pos, st, surplus, &mut net);
         self.finish(pos.turn(), net.0.unpack(), st.phase)
     }
 
     /// The evaluation of `pos` taken apart by term and side.
     pub fn trace(&self, pos: &Position) -> Trace {
-        let st = self.psq(pos);
+        let (st, surplus) = self.psq_and_surplus(pos);
         let mut terms = [[Score::ZERO; 2]; Term::NUM];
-        self.collect(pos, &st, &mut terms);
+        self.collect(pos, &st, surplus, &mut terms);
         let mut trace =
             Trace { turn: pos.turn(), phase: self.phase(st.phase), phase_max: self.phase_max, terms, total: 0 };
         trace.total = self.finish(pos.turn(), trace.sum(), st.phase);
@@ -482,22 +498,23 @@ impl Evaluator {
 
     /// Every term of both sides into `sink`.
     #[inline(always)]
-    fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, sink: &mut S) {
+    fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, surplus: i32, sink: &mut S) {
         for color in Color::ALL {
             sink.add(Term::Material, color, st.material[color.index()].into());
             sink.add(Term::Pst, color, st.pst[color.index()].into());
         }
         sink.add(Term::Tempo, pos.turn(), self.packed.tempo);
-        let pressure = self.pressures(pos);
+        let pressure = self.pressures(pos, surplus);
         // One copy per side, so that every colour-dependent mask and shift is a constant.
         self.side_terms::<S, true>(pos, pressure, sink);
         self.side_terms::<S, false>(pos, pressure, sink);
     }
 
     /// The attack pressure of each side, `0..=attack_max`: attack units of its pieces across the river, plus a bonus
-    /// for having more strong pieces than the enemy (ElephantEye's measure of who is attacking).
+    /// for having more strong pieces than the enemy (ElephantEye's measure of who is attacking). `surplus` is Red's
+    /// strength minus Black's ([`Evaluator::psq_and_surplus`]).
     #[inline(always)]
-    fn pressures(&self, pos: &Position) -> [i32; 2] {
+    fn pressures(&self, pos: &Position, surplus: i32) -> [i32; 2] {
         let w = &self.weights;
         let (red, black) = (pos.color_bb(Color::Red), pos.color_bb(Color::Black));
         // Kinds of equal weight are counted together, pieces across the river in 64 bits.
@@ -507,13 +524,6 @@ impl Evaluator {
             let b = g.pieces(pos);
             units[0] += g.weight * bits::half_window(Color::Red, b & red).count_ones() as i32;
             units[1] += g.weight * bits::half_window(Color::Black, b & black).count_ones() as i32;
-        }
-        // Red's strength minus Black's.
-        let mut surplus = 0i32;
-        let (groups, len) = &self.strength_groups;
-        for g in &groups[..*len] {
-            let b = g.pieces(pos);
-            surplus += g.weight * (bits::count(b & red) as i32 - bits::count(b & black) as i32);
         }
         if surplus > 0 {
             units[0] += w.attack_surplus * surplus;
@@ -701,11 +711,13 @@ mod tests {
     #[test]
     fn pressure_counts_crossed_pieces_and_surplus() {
         let eval = Evaluator::default();
-        assert_eq!(eval.pressures(&Position::startpos()), [0, 0]);
+        let pressures = |pos: &Position| eval.pressures(pos, eval.psq_and_surplus(pos).1);
+        assert_eq!(pressures(&Position::startpos()), [0, 0]);
         // Red chariot and horse across the river, Black has nothing: 2 + 2 units, plus a surplus of 3 strength.
         let pos = Position::from_fen("3k5/9/1N7/9/R8/9/9/9/9/4K4 w - - 0 1").unwrap();
-        assert_eq!(eval.pressures(&pos), [8, 0]);
+        assert_eq!(eval.psq_and_surplus(&pos).1, 3);
+        assert_eq!(pressures(&pos), [8, 0]);
         let pos = Position::from_fen("3k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1").unwrap();
-        assert_eq!(eval.pressures(&pos), [2 + 2 * 2, 0]);
+        assert_eq!(pressures(&pos), [2 + 2 * 2, 0]);
     }
 }
