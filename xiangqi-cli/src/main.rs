@@ -8,6 +8,7 @@ use xiangqi_core::{Position, START_FEN};
 
 mod eval;
 mod game;
+mod matches;
 mod search;
 mod tree;
 
@@ -79,6 +80,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play engines (UCI or UCCI) against each other: openings, time controls, adjudication, Elo and SPRT.
+    Match(matches::MatchArgs),
     /// Speak UCI on standard input and output (also what the binary does without arguments).
     Uci,
     /// Draw the board in the terminal.
@@ -102,6 +105,7 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => search::run(&args),
         Some(Command::Compare(args)) => search::compare(&args),
         Some(Command::Tree(args)) => tree::run(&args),
+        Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Bench { depth, hash, threads, variant, json }) => {
             bench(depth, hash as usize, threads as usize, &variant, json)
         }

@@ -1,0 +1,390 @@
+//! Engines of a match: how one is described on the command line, and a running engine process spoken to in UCI
+//! or UCCI.
+//!
+//! A reader thread turns the engine's standard output into lines on a channel, so every wait has a deadline: an
+//! engine that hangs is a timeout, one whose output closes is a crash (it exited) or a disconnect (it closed its
+//! output but still runs). The process is killed when dropped.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// The protocol an engine speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI as Pikafish speaks it (coordinates with ranks 0-9).
+    Uci,
+    /// UCCI as ElephantEye speaks it.
+    Ucci,
+}
+
+/// One engine of a match, from `--engine key=value ...`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// The name in the record and the tables.
+    pub name: String,
+    /// The program.
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory.
+    pub dir: Option<PathBuf>,
+    /// Its protocol.
+    pub protocol: Protocol,
+    /// Options set after the handshake, in order.
+    pub options: Vec<(String, String)>,
+}
+
+/// The keys `--engine` takes.
+pub const ENGINE_KEYS: &str =
+    "cmd=<command line>, arg=<one argument>, name=<name>, proto=uci|ucci, dir=<working directory>, option.<name>=<value>";
+
+impl EngineConfig {
+    /// Parses the `key=value` words of `--engine` (after the words of `--each`, which they override).
+    pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
+        let (mut cmd, mut name, mut protocol, mut dir) = (None::<Vec<String>>, None, Protocol::Uci, None);
+        let mut args = Vec::new();
+        let mut options: Vec<(String, String)> = Vec::new();
+        for w in words {
+            let (k, v) = w.split_once('=').ok_or_else(|| format!("expected key=value, found {w:?} ({ENGINE_KEYS})"))?;
+            match k {
+                "cmd" => {
+                    let parts: Vec<String> = v.split_whitespace().map(str::to_owned).collect();
+                    if parts.is_empty() {
+                        return Err("cmd= is empty".to_owned());
+                    }
+                    cmd = Some(parts);
+                }
+                "arg" => args.push(v.to_owned()),
+                "name" => name = Some(v.to_owned()),
+                "dir" => dir = Some(PathBuf::from(v)),
+                "proto" | "protocol" => {
+                    protocol = match v.to_ascii_lowercase().as_str() {
+                        "uci" => Protocol::Uci,
+                        "ucci" => Protocol::Ucci,
+                        _ => return Err(format!("unknown protocol {v:?} (uci or ucci)")),
+                    }
+                }
+                _ => match k.strip_prefix("option.") {
+                    Some(opt) if !opt.is_empty() => {
+                        options.retain(|(o, _)| !o.eq_ignore_ascii_case(opt));
+                        options.push((opt.to_owned(), v.to_owned()));
+                    }
+                    _ => return Err(format!("unknown engine key {k:?} ({ENGINE_KEYS})")),
+                },
+            }
+        }
+        let mut cmd = cmd.ok_or_else(|| format!("an engine needs cmd=... ({ENGINE_KEYS})"))?;
+        let program = cmd.remove(0);
+        cmd.extend(args);
+        let name = name.unwrap_or_else(|| {
+            std::path::Path::new(&program).file_name().map_or(program.clone(), |f| f.to_string_lossy().into_owned())
+        });
+        Ok(EngineConfig { name, program, args: cmd, dir, protocol, options })
+    }
+}
+
+/// Why talking to an engine failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    /// The program could not be started.
+    Spawn(String),
+    /// No answer in time.
+    Timeout,
+    /// The process exited.
+    Crash(String),
+    /// The output closed while the process still ran, or its input is closed.
+    Disconnect,
+    /// An answer that breaks the protocol.
+    Protocol(String),
+}
+
+impl EngineError {
+    /// The reason a game is lost by, as recorded.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            EngineError::Spawn(_) | EngineError::Crash(_) => "crash",
+            EngineError::Timeout => "timeout",
+            EngineError::Disconnect => "disconnect",
+            EngineError::Protocol(_) => "illegal-move",
+        }
+    }
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Spawn(e) => write!(f, "cannot start: {e}"),
+            EngineError::Timeout => write!(f, "no answer in time"),
+            EngineError::Crash(status) => write!(f, "exited ({status})"),
+            EngineError::Disconnect => write!(f, "closed its output"),
+            EngineError::Protocol(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The answer to `go`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move as sent, `None` for `nobestmove` or `bestmove (none)`.
+    pub mv: Option<String>,
+    /// The last score reported, from the mover's side, in centipawns; mates as ±(100000 - moves).
+    pub score: Option<i32>,
+    /// The engine resigned (UCCI `bestmove ... resign`).
+    pub resign: bool,
+    /// How long the engine took.
+    pub elapsed: Duration,
+}
+
+/// A score that stands for a mate, as [`BestMove::score`] gives it.
+pub const MATE_SCORE: i32 = 100_000;
+
+/// A running engine.
+pub struct EngineProcess {
+    config: EngineConfig,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Option names the engine declared in its handshake.
+    declared: Vec<String>,
+    /// UCCI: times are sent in milliseconds (the engine declared `usemillisec`), else in seconds.
+    millis: bool,
+}
+
+impl EngineProcess {
+    /// Starts the engine, does the handshake (`uci`/`uciok` or `ucci`/`ucciok`), sets its options (each must have
+    /// been declared by the engine) and waits for `readyok`.
+    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<EngineProcess, EngineError> {
+        let mut command = Command::new(&config.program);
+        command.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        if let Some(dir) = &config.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().map_err(|e| EngineError::Spawn(format!("{}: {e}", config.program)))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine =
+            EngineProcess { config: config.clone(), child, stdin, lines, declared: Vec::new(), millis: false };
+        let deadline = Instant::now() + timeout;
+        let (hello, ok) = match config.protocol {
+            Protocol::Uci => ("uci", "uciok"),
+            Protocol::Ucci => ("ucci", "ucciok"),
+        };
+        engine.send(hello)?;
+        loop {
+            let line = engine.read_line(deadline)?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&ok) {
+                break;
+            }
+            if words.first() == Some(&"option") {
+                // UCI: `option name <words> type ...`; UCCI: `option <name> type ...`.
+                let name = match config.protocol {
+                    Protocol::Uci => {
+                        let end = words.iter().position(|&w| w == "type").unwrap_or(words.len());
+                        words.get(2..end).map(|w| w.join(" ")).unwrap_or_default()
+                    }
+                    Protocol::Ucci => words.get(1).map_or(String::new(), |w| (*w).to_owned()),
+                };
+                engine.declared.push(name);
+            }
+        }
+        if config.protocol == Protocol::Ucci && engine.declares("usemillisec") {
+            engine.send("setoption usemillisec true")?;
+            engine.millis = true;
+        }
+        for (name, value) in &config.options {
+            if !engine.declares(name) {
+                return Err(EngineError::Protocol(format!(
+                    "unknown option {name:?} (the engine declares: {})",
+                    engine.declared.join(", ")
+                )));
+            }
+            match config.protocol {
+                Protocol::Uci => engine.send(&format!("setoption name {name} value {value}"))?,
+                Protocol::Ucci => engine.send(&format!("setoption {name} {value}"))?,
+            }
+        }
+        engine.ready(deadline)?;
+        Ok(engine)
+    }
+
+    fn declares(&self, name: &str) -> bool {
+        self.declared.iter().any(|d| d.eq_ignore_ascii_case(name))
+    }
+
+    /// The engine's protocol.
+    pub fn protocol(&self) -> Protocol {
+        self.config.protocol
+    }
+
+    /// UCCI: whether times go in milliseconds.
+    pub fn millis(&self) -> bool {
+        self.millis
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        let stdin = self.stdin.as_mut().ok_or(EngineError::Disconnect)?;
+        if writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_err() {
+            return Err(self.closed());
+        }
+        Ok(())
+    }
+
+    /// What a closed channel means: a crash if the process has exited (waiting a moment for it), else a
+    /// disconnect.
+    fn closed(&mut self) -> EngineError {
+        let end = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < end {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return EngineError::Crash(status.to_string());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        EngineError::Disconnect
+    }
+
+    /// The next line, waiting until `deadline`.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(self.closed()),
+        }
+    }
+
+    /// `isready`, then waits for `readyok` (skipping other lines).
+    pub fn ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
+        self.send("isready")?;
+        while self.read_line(deadline)?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// Tells the engine a new game starts (`ucinewgame` or UCCI `setoption newgame`, if declared) and waits until it
+    /// is ready.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        match self.config.protocol {
+            Protocol::Uci => self.send("ucinewgame")?,
+            Protocol::Ucci if self.declares("newgame") => self.send("setoption newgame")?,
+            Protocol::Ucci => {}
+        }
+        self.ready(Instant::now() + timeout)
+    }
+
+    /// Sends `position` and `go`, and reads until `bestmove` (or UCCI `nobestmove`), waiting until `deadline`.
+    pub fn think(&mut self, position: &str, go: &str, deadline: Instant) -> Result<BestMove, EngineError> {
+        self.send(position)?;
+        let start = Instant::now();
+        self.send(go)?;
+        let mut score = None;
+        loop {
+            let line = self.read_line(deadline)?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first() {
+                Some(&"info") => {
+                    if let Some(s) = parse_score(&words) {
+                        score = Some(s);
+                    }
+                }
+                Some(&"nobestmove") => {
+                    return Ok(BestMove { mv: None, score, resign: false, elapsed: start.elapsed() });
+                }
+                Some(&"bestmove") => {
+                    let mv =
+                        words.get(1).filter(|m| !matches!(**m, "(none)" | "0000" | "none")).map(|m| (*m).to_owned());
+                    let resign = words[2..].contains(&"resign");
+                    return Ok(BestMove { mv, score, resign, elapsed: start.elapsed() });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Sends `quit` and gives the engine a moment to exit before it is killed.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let end = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < end {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The score of an `info` line: UCI `score cp N` / `score mate N`, UCCI `score N`.
+pub fn parse_score(words: &[&str]) -> Option<i32> {
+    let i = words.iter().position(|&w| w == "score")?;
+    let mate = |n: i32| if n >= 0 { MATE_SCORE - n } else { -MATE_SCORE - n };
+    match words.get(i + 1)? {
+        &"cp" => words.get(i + 2)?.parse().ok(),
+        &"mate" => words.get(i + 2)?.parse().ok().map(mate),
+        n => n.parse().ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn engine_words() {
+        let c = EngineConfig::parse(&words("cmd=./xq --flag name=A option.Hash=32 option.hash=64 proto=ucci arg=x"))
+            .unwrap_err();
+        // `--flag` is not key=value: cmd with arguments must be one word (quoted on the shell).
+        assert!(c.contains("--flag"), "{c}");
+        let mut w = words("name=A option.Hash=32 option.hash=64 proto=ucci arg=x");
+        w.insert(0, "cmd=./xq uci".to_owned());
+        let c = EngineConfig::parse(&w).unwrap();
+        assert_eq!(c.program, "./xq");
+        assert_eq!(c.args, ["uci", "x"]);
+        assert_eq!(c.name, "A");
+        assert_eq!(c.protocol, Protocol::Ucci);
+        assert_eq!(c.options, [("hash".to_owned(), "64".to_owned())]);
+        assert_eq!(EngineConfig::parse(&words("cmd=/bin/eleeye")).unwrap().name, "eleeye");
+        assert!(EngineConfig::parse(&words("name=A")).unwrap_err().contains("cmd"));
+        assert!(EngineConfig::parse(&words("cmd=x bogus=1")).unwrap_err().contains("unknown engine key"));
+        assert!(EngineConfig::parse(&words("cmd=x proto=xboard")).unwrap_err().contains("protocol"));
+    }
+
+    #[test]
+    fn scores_of_info_lines() {
+        let s = |t: &str| parse_score(&t.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(s("info depth 5 score cp -35 nodes 10 pv h2e2"), Some(-35));
+        assert_eq!(s("info depth 5 score mate 3 pv h2e2"), Some(MATE_SCORE - 3));
+        assert_eq!(s("info depth 5 score mate -2 pv h2e2"), Some(-MATE_SCORE + 2));
+        assert_eq!(s("info depth 6 score 4 pv b0c2 b9c7"), Some(4));
+        assert_eq!(s("info time 10 nodes 300"), None);
+    }
+}

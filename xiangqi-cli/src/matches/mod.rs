@@ -1,0 +1,352 @@
+//! `xiangqi match`: plays engines against each other and measures the difference in strength.
+//!
+//! ```text
+//! xiangqi match --engine cmd=target/release/xiangqi name=base \
+//!               --engine cmd=target/release/xiangqi name=no-lmr option.Variant=engine+no-lmr \
+//!               --nodes 20000 --games 200 --concurrency 2 --pgn games.pgn \
+//!               --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+//! ```
+//!
+//! Every engine is a command line speaking UCI (ranks 0-9, as Pikafish) or UCCI (`proto=ucci`, as ElephantEye).
+//! Before any game each engine is started once (handshake, options, `isready`), so a missing binary or an option
+//! the engine does not declare is an error before the match starts. Each worker (`--concurrency`) owns its own
+//! engine processes, one game at a time; a process that crashes, times out or disconnects loses that game and is
+//! restarted for the next. Every move is checked with `xiangqi_core::Game`, which also ends the game by the rules
+//! (mate, stalemate, repetition with perpetual check or chase, the 60-move rule, insufficient material); resign and
+//! draw adjudication by score are optional. The schedule, the openings, Elo and the SPRT are in the submodules.
+
+pub mod elo;
+pub mod engine;
+pub mod openings;
+pub mod pgn;
+pub mod runner;
+
+use crate::CmdResult;
+use clap::Args;
+use elo::{Sprt, SprtState};
+use engine::{EngineConfig, EngineProcess};
+use runner::{DrawAdjudication, MatchSettings, ResignAdjudication, Summary, TimeControl};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The arguments of `xiangqi match`: the flags, and the words of each `--engine` kept apart (clap's derive flattens
+/// repeated multi-value flags, so they are read from the matches' occurrences).
+#[derive(Debug)]
+pub struct MatchArgs {
+    flags: Box<MatchFlags>,
+    engines: Vec<Vec<String>>,
+}
+
+impl clap::FromArgMatches for MatchArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<MatchArgs, clap::Error> {
+        let flags = Box::new(MatchFlags::from_arg_matches(m)?);
+        let engines = m
+            .get_occurrences::<String>("engine")
+            .map(|o| o.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(MatchArgs { flags, engines })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = MatchArgs::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for MatchArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        MatchFlags::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        MatchFlags::augment_args_for_update(cmd)
+    }
+}
+
+/// The flags of `xiangqi match`.
+#[derive(Args, Debug)]
+struct MatchFlags {
+    /// An engine, as key=value words: cmd=<command line> (quoted if it has arguments), name=<name>,
+    /// proto=uci|ucci, option.<name>=<value>, arg=<argument>, dir=<working directory>. Give two or more.
+    #[arg(long = "engine", id = "engine", value_name = "KEY=VALUE", num_args = 1.., required = true)]
+    engine: Vec<String>,
+    /// Keys given to every engine, before its own (which override them).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    each: Vec<String>,
+    /// A clock: [moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1.
+    #[arg(long, value_name = "TC")]
+    tc: Option<String>,
+    /// A fixed time per move, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    st: Option<f64>,
+    /// A fixed node count per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// A fixed depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Milliseconds an engine may overstep its clock or move time before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// Seconds to wait for an answer no clock bounds (start, isready, fixed-node or fixed-depth moves).
+    #[arg(long, default_value_t = 30.0)]
+    timeout: f64,
+    /// Opening file: one `FEN [moves m1 m2 ...]` (or `startpos [moves ...]`) a line; default: the built-in set.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Games to play (default: each opening with both colours for every pairing; 20000 with --sprt).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Games played at the same time, each with its own engine processes.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Stop when an SPRT decides: elo0=<elo> elo1=<elo> [alpha=0.05] [beta=0.05] (logistic Elo; two engines).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    sprt: Option<Vec<String>>,
+    /// Resign adjudication: movecount=<n> score=<cp>: a side whose score is -cp or worse for n moves in a row loses.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    resign: Option<Vec<String>>,
+    /// Draw adjudication: movenumber=<n> movecount=<n> score=<cp>: after full move n, both scores within cp of 0
+    /// for movecount moves each.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    draw: Option<Vec<String>>,
+    /// Write every game here, in PGN form, as games finish.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// The Event header of the games.
+    #[arg(long, default_value = "xiangqi match")]
+    event: String,
+    /// End with one JSON summary object on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Checks the arguments and turns them into match settings (no engine started yet).
+pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
+    let args = &all.flags;
+    let mut engines = Vec::new();
+    for (i, words) in all.engines.iter().enumerate() {
+        let all: Vec<String> = args.each.iter().chain(words).cloned().collect();
+        engines.push(EngineConfig::parse(&all).map_err(|e| format!("--engine {}: {e}", i + 1))?);
+    }
+    if engines.len() < 2 {
+        return Err("a match needs two or more --engine".to_owned());
+    }
+    for (i, e) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|o| o.name == e.name) {
+            return Err(format!("two engines are named {:?}: give one a name=...", e.name));
+        }
+    }
+    let limits = [args.tc.is_some(), args.st.is_some(), args.nodes.is_some(), args.depth.is_some()];
+    let tc = match (limits.iter().filter(|&&x| x).count(), &**args) {
+        (1, MatchFlags { tc: Some(tc), .. }) => TimeControl::parse_clock(tc)?,
+        (1, MatchFlags { st: Some(st), .. }) if st.is_finite() && *st > 0.0 => {
+            TimeControl::MoveTime(Duration::from_secs_f64(*st))
+        }
+        (1, MatchFlags { nodes: Some(n), .. }) if *n > 0 => TimeControl::Nodes(*n),
+        (1, MatchFlags { depth: Some(d), .. }) if (1..=120).contains(d) => TimeControl::Depth(*d),
+        (1, _) => return Err("--st, --nodes and --depth must be positive".to_owned()),
+        _ => return Err("give exactly one of --tc, --st, --nodes, --depth".to_owned()),
+    };
+    let openings = match &args.openings {
+        Some(path) => openings::read(path)?,
+        None => openings::builtin(),
+    };
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && engines.len() != 2 {
+        return Err("--sprt needs exactly two engines".to_owned());
+    }
+    let pairings = engines.len() * (engines.len() - 1) / 2;
+    let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 2 * openings.len() * pairings });
+    if games == 0 {
+        return Err("--games must be positive".to_owned());
+    }
+    if args.concurrency == 0 || args.concurrency > 256 {
+        return Err("--concurrency must be from 1 to 256".to_owned());
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err("--timeout must be positive".to_owned());
+    }
+    let resign = match &args.resign {
+        Some(w) => {
+            let v = runner::parse_keys("--resign", w, &["movecount", "score"])?;
+            Some(ResignAdjudication { movecount: v[0].max(1) as u32, score: v[1] as i32 })
+        }
+        None => None,
+    };
+    let draw = match &args.draw {
+        Some(w) => {
+            let v = runner::parse_keys("--draw", w, &["movenumber", "movecount", "score"])?;
+            Some(DrawAdjudication { movenumber: v[0] as u32, movecount: v[1].max(1) as u32, score: v[2] as i32 })
+        }
+        None => None,
+    };
+    Ok(MatchSettings {
+        engines,
+        tc,
+        openings,
+        games,
+        concurrency: args.concurrency,
+        resign,
+        draw,
+        sprt,
+        margin: Duration::from_millis(args.timemargin),
+        timeout: Duration::from_secs_f64(args.timeout),
+        event: args.event.clone(),
+    })
+}
+
+/// The one-line state of the match, for the progress line and the end.
+fn status_line(s: &Summary, settings: &MatchSettings) -> String {
+    let t = &s.first;
+    let (elo, err) = t.elo();
+    let mut line = format!(
+        "{} games: {} vs others +{} ={} -{}, score {:.3}, Elo {:+.1} ± {:.1}",
+        t.games(),
+        settings.engines[0].name,
+        t.wins,
+        t.draws,
+        t.losses,
+        t.score(),
+        elo,
+        err
+    );
+    if let (Some(sprt), Some((llr, _))) = (settings.sprt, s.sprt) {
+        let (lo, hi) = sprt.bounds();
+        line.push_str(&format!(", LLR {llr:.2} ({lo:.2}, {hi:.2})"));
+    }
+    line
+}
+
+/// The summary as one JSON object.
+pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value {
+    let (elo, err) = s.first.elo();
+    let (pelo, perr) = s.pairs.elo();
+    let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
+    let mut obj = serde_json::json!({
+        "engines": settings.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+        "time_control": settings.tc.to_string(),
+        "games": s.first.games(),
+        "wins": s.first.wins,
+        "draws": s.first.draws,
+        "losses": s.first.losses,
+        "score": s.first.score(),
+        "elo": finite(elo),
+        "elo_error": finite(err),
+        "pentanomial": s.pairs.counts,
+        "elo_pentanomial": finite(pelo),
+        "elo_error_pentanomial": finite(perr),
+        "reasons": s.reasons,
+        "restarts": s.restarts,
+        "table": settings.engines.iter().zip(&s.table).map(|(e, (points, games))| {
+            serde_json::json!({"name": e.name, "points": points, "games": games})
+        }).collect::<Vec<_>>(),
+    });
+    if let (Some(sprt), Some((llr, state))) = (settings.sprt, s.sprt) {
+        let (lo, hi) = sprt.bounds();
+        obj["sprt"] = serde_json::json!({
+            "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+            "llr": llr, "llr_trinomial": s.first.llr(sprt.elo0, sprt.elo1), "lower_bound": lo, "upper_bound": hi, "result": state.to_string(),
+        });
+    }
+    obj
+}
+
+/// Runs `xiangqi match`.
+pub fn run(all: &MatchArgs) -> CmdResult {
+    let settings = settings(all)?;
+    let args = &all.flags;
+    // Start every engine once: a missing binary, a failed handshake or an unknown option stops here.
+    for e in &settings.engines {
+        let p = EngineProcess::start(e, settings.timeout).map_err(|err| format!("engine {:?}: {err}", e.name))?;
+        p.quit();
+    }
+    let mut pgn = match &args.pgn {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("--pgn {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let progress = std::io::stderr().is_terminal();
+    let start = Instant::now();
+    let mut write_error = None;
+    let summary = runner::run(&settings, |record, s| {
+        if let Some(w) = pgn.as_mut() {
+            if let Err(e) = w.write_all(record.pgn(&settings.event).as_bytes()).and_then(|_| w.flush()) {
+                write_error.get_or_insert(e);
+            }
+        }
+        if progress {
+            eprint!("\r\x1b[K[{}/{}] {}", s.first.games(), settings.games, status_line(s, &settings));
+        }
+    });
+    if progress {
+        eprintln!();
+    }
+    if let Some(e) = write_error {
+        return Err(format!("--pgn: {e}").into());
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", summary_json(&summary, &settings))?;
+        return Ok(());
+    }
+    writeln!(out, "Time control: {}, {} s", settings.tc, start.elapsed().as_secs())?;
+    let mut rows: Vec<(usize, f64, u64)> =
+        summary.table.iter().enumerate().map(|(i, &(points, games))| (i, points, games)).collect();
+    rows.sort_by(|a, b| (b.1 / b.2.max(1) as f64).total_cmp(&(a.1 / a.2.max(1) as f64)));
+    writeln!(out, "{:<4} {:<32} {:>8} {:>6} {:>7}", "rank", "engine", "points", "games", "score")?;
+    for (rank, (i, points, games)) in rows.iter().enumerate() {
+        let score = if *games > 0 { points / *games as f64 } else { 0.0 };
+        writeln!(
+            out,
+            "{:<4} {:<32} {:>8.1} {:>6} {:>6.1}%",
+            rank + 1,
+            settings.engines[*i].name,
+            points,
+            games,
+            score * 100.0
+        )?;
+    }
+    let t = &summary.first;
+    let (elo, err) = t.elo();
+    writeln!(
+        out,
+        "{}: W {} D {} L {} of {} games, score {:.3}",
+        settings.engines[0].name,
+        t.wins,
+        t.draws,
+        t.losses,
+        t.games(),
+        t.score()
+    )?;
+    writeln!(out, "Elo difference: {elo:+.1} ± {err:.1} (95%, games)")?;
+    if summary.pairs.pairs() > 0 {
+        let (pelo, perr) = summary.pairs.elo();
+        writeln!(
+            out,
+            "Pentanomial [0, ½, 1, 1½, 2]: {:?}, Elo {pelo:+.1} ± {perr:.1} (95%, pairs)",
+            summary.pairs.counts
+        )?;
+    }
+    if let (Some(sprt), Some((llr, state))) = (settings.sprt, summary.sprt) {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match state {
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "no decision",
+        };
+        writeln!(
+            out,
+            "SPRT [{}, {}] alpha {} beta {}: LLR {llr:.3} ({lo:.3}, {hi:.3}): {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        )?;
+    }
+    let reasons: Vec<String> = summary.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    writeln!(out, "Ended by: {}", reasons.join(", "))?;
+    if summary.restarts > 0 {
+        writeln!(out, "Engine restarts: {}", summary.restarts)?;
+    }
+    Ok(())
+}

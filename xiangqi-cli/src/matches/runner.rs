@@ -1,0 +1,503 @@
+//! Playing the games of a match: the schedule, one game between two engine processes, and the workers that play
+//! `concurrency` games at a time.
+
+use super::elo::{Pentanomial, Sprt, SprtState, Trinomial};
+use super::engine::{BestMove, EngineConfig, EngineError, EngineProcess, Protocol, MATE_SCORE};
+use super::openings::Opening;
+use super::pgn::GameRecord;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+use xiangqi_core::Color;
+
+/// How long each engine may think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A clock: `moves` moves in `base` (then `base` again; `None`: the whole game), plus `inc` a move.
+    Clock {
+        /// Moves per period, `None` for one period.
+        moves: Option<u32>,
+        /// Time per period.
+        base: Duration,
+        /// Increment per move.
+        inc: Duration,
+    },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed node count per move.
+    Nodes(u64),
+    /// A fixed depth per move.
+    Depth(u32),
+}
+
+impl TimeControl {
+    /// Parses `[moves/]seconds[+increment]`, e.g. `40/60+0.5`, `10+0.1`, `30`.
+    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+        let err = || format!("--tc {text:?}: expected [moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1");
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?), r),
+            None => (None, text),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let secs = |t: &str| t.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(err);
+        let (base, inc) = (secs(base)?, secs(inc)?);
+        if base <= 0.0 {
+            return Err(err());
+        }
+        Ok(TimeControl::Clock { moves, base: Duration::from_secs_f64(base), inc: Duration::from_secs_f64(inc) })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Clock { moves, base, inc } => {
+                if let Some(m) = moves {
+                    write!(f, "{m}/")?;
+                }
+                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())
+            }
+            TimeControl::MoveTime(t) => write!(f, "st={}", t.as_secs_f64()),
+            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
+            TimeControl::Depth(d) => write!(f, "depth={d}"),
+        }
+    }
+}
+
+/// Resign adjudication: a side whose own score is `score` centipawns or worse for `movecount` of its moves in a
+/// row loses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResignAdjudication {
+    /// Consecutive moves.
+    pub movecount: u32,
+    /// Centipawns.
+    pub score: i32,
+}
+
+/// Draw adjudication: from full move `movenumber` on, when both sides' scores stay within `score` centipawns of
+/// zero for `movecount` moves each in a row, the game is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// First full move at which it applies.
+    pub movenumber: u32,
+    /// Consecutive moves of each side.
+    pub movecount: u32,
+    /// Centipawns.
+    pub score: i32,
+}
+
+/// Parses `key=value` words into numbers for the keys named.
+pub fn parse_keys(flag: &str, words: &[String], keys: &[&str]) -> Result<Vec<i64>, String> {
+    let mut values = vec![None; keys.len()];
+    for w in words.iter().flat_map(|w| w.split_whitespace()) {
+        let (k, v) = w.split_once('=').ok_or_else(|| format!("{flag}: expected key=value, found {w:?}"))?;
+        let i = keys
+            .iter()
+            .position(|&x| x == k)
+            .ok_or_else(|| format!("{flag}: unknown key {k:?} ({})", keys.join(", ")))?;
+        values[i] = Some(
+            v.parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| format!("{flag} {k}: {v:?} is not a number"))?,
+        );
+    }
+    keys.iter().zip(values).map(|(k, v)| v.ok_or_else(|| format!("{flag} needs {k}=..."))).collect()
+}
+
+/// Everything a match needs, checked.
+#[derive(Debug, Clone)]
+pub struct MatchSettings {
+    /// Two or more engines.
+    pub engines: Vec<EngineConfig>,
+    /// The time control of every engine.
+    pub tc: TimeControl,
+    /// The openings, used in order (and again from the first when all are used).
+    pub openings: Vec<Opening>,
+    /// Games to play (fewer if an SPRT stops first).
+    pub games: usize,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Resign adjudication.
+    pub resign: Option<ResignAdjudication>,
+    /// Draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// The test that may stop the match early.
+    pub sprt: Option<Sprt>,
+    /// Time an engine may overstep its clock or move time before it loses on time.
+    pub margin: Duration,
+    /// Longest wait for an answer that no clock bounds (handshake, readiness, fixed-node or fixed-depth moves).
+    pub timeout: Duration,
+    /// The `Event` header.
+    pub event: String,
+}
+
+/// One scheduled game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Job {
+    /// The game's index, from 0.
+    pub index: usize,
+    /// The pair (same opening, same engines, colours reversed) it belongs to.
+    pub pair: usize,
+    /// The engine with Red.
+    pub red: usize,
+    /// The engine with Black.
+    pub black: usize,
+    /// The opening.
+    pub opening: usize,
+}
+
+/// Every unordered pair of engines, each played with both colours on each opening.
+pub fn job(index: usize, engines: usize, openings: usize) -> Job {
+    let pairings: Vec<(usize, usize)> = (0..engines).flat_map(|i| (i + 1..engines).map(move |j| (i, j))).collect();
+    let pair = index / 2;
+    let (i, j) = pairings[pair % pairings.len()];
+    let round = pair / pairings.len();
+    let (red, black) = if index % 2 == 0 { (i, j) } else { (j, i) };
+    Job { index, pair, red, black, opening: round % openings }
+}
+
+/// What one game left behind: its record and how many engine processes were restarted for it.
+struct Finished {
+    job: Job,
+    record: GameRecord,
+    restarts: usize,
+}
+
+/// The totals of a match, from the first engine's side.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// The first engine's games, game by game.
+    pub first: Trinomial,
+    /// The first engine's colour-reversed pairs.
+    pub pairs: Pentanomial,
+    /// Every engine's points and games.
+    pub table: Vec<(f64, u64)>,
+    /// Games by the reason they ended.
+    pub reasons: BTreeMap<String, u64>,
+    /// Engine processes restarted after a crash, timeout or disconnect.
+    pub restarts: usize,
+    /// The SPRT's last LLR and decision.
+    pub sprt: Option<(f64, SprtState)>,
+}
+
+/// Plays the match, calling `on_game` with each finished game and the totals so far (in the order games finish).
+pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&GameRecord, &Summary)) -> Summary {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let n = settings.engines.len();
+    let mut summary = Summary { table: vec![(0.0, 0); n], ..Summary::default() };
+    let mut pending: HashMap<usize, f64> = HashMap::new();
+    let (tx, rx) = channel::<Finished>();
+    std::thread::scope(|scope| {
+        for _ in 0..settings.concurrency.max(1) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                let mut procs: Vec<Option<EngineProcess>> = (0..n).map(|_| None).collect();
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= settings.games {
+                        break;
+                    }
+                    let job = job(index, n, settings.openings.len());
+                    let (record, restarts) = play(settings, &mut procs, job);
+                    if tx.send(Finished { job, record, restarts }).is_err() {
+                        break;
+                    }
+                }
+                for p in procs.into_iter().flatten() {
+                    p.quit();
+                }
+            });
+        }
+        drop(tx);
+        for f in rx {
+            let red_points = match f.record.winner {
+                Some(Color::Red) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
+            };
+            summary.table[f.job.red].0 += red_points;
+            summary.table[f.job.black].0 += 1.0 - red_points;
+            summary.table[f.job.red].1 += 1;
+            summary.table[f.job.black].1 += 1;
+            *summary.reasons.entry(f.record.reason.clone()).or_default() += 1;
+            summary.restarts += f.restarts;
+            let first = match (f.job.red, f.job.black) {
+                (0, _) => Some(red_points),
+                (_, 0) => Some(1.0 - red_points),
+                _ => None,
+            };
+            if let Some(p) = first {
+                match p {
+                    1.0 => summary.first.wins += 1,
+                    0.0 => summary.first.losses += 1,
+                    _ => summary.first.draws += 1,
+                }
+                if let Some(other) = pending.remove(&f.job.pair) {
+                    summary.pairs.add(other, p);
+                } else {
+                    pending.insert(f.job.pair, p);
+                }
+            }
+            if let Some(sprt) = &settings.sprt {
+                let llr = summary.pairs.llr(sprt.elo0, sprt.elo1);
+                let state = sprt.state(llr);
+                summary.sprt = Some((llr, state));
+                if state != SprtState::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            on_game(&f.record, &summary);
+        }
+    });
+    summary
+}
+
+/// The engine process `i` of this worker, started (again) if it is not running.
+fn engine<'a>(
+    settings: &MatchSettings,
+    procs: &'a mut [Option<EngineProcess>],
+    i: usize,
+    restarts: &mut usize,
+) -> Result<&'a mut EngineProcess, EngineError> {
+    if procs[i].as_mut().is_some_and(|p| !p.alive()) {
+        procs[i] = None;
+        *restarts += 1;
+    }
+    if procs[i].is_none() {
+        procs[i] = Some(EngineProcess::start(&settings.engines[i], settings.timeout)?);
+    }
+    Ok(procs[i].as_mut().expect("just started"))
+}
+
+/// Converts milliseconds for a UCCI engine that counts seconds.
+fn ucci_time(ms: u64, millis: bool) -> u64 {
+    if millis {
+        ms
+    } else {
+        (ms / 1000).max(1)
+    }
+}
+
+/// The `go` command for the side `us`, with the clocks (`left`: remaining ms; `done`: moves made) of both sides.
+fn go_command(tc: TimeControl, protocol: Protocol, millis: bool, us: Color, left: [u64; 2], done: [u32; 2]) -> String {
+    let (me, them) = match us {
+        Color::Red => (0, 1),
+        Color::Black => (1, 0),
+    };
+    match (tc, protocol) {
+        (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
+        (TimeControl::Depth(d), _) => format!("go depth {d}"),
+        (TimeControl::MoveTime(t), Protocol::Uci) => format!("go movetime {}", t.as_millis()),
+        (TimeControl::MoveTime(t), Protocol::Ucci) => {
+            format!("go time {} movestogo 1", ucci_time(t.as_millis() as u64, millis))
+        }
+        (TimeControl::Clock { moves, inc, .. }, Protocol::Uci) => {
+            let inc = inc.as_millis();
+            let mut s = format!("go wtime {} btime {} winc {inc} binc {inc}", left[0], left[1]);
+            if let Some(m) = moves {
+                s.push_str(&format!(" movestogo {}", m - done[me] % m));
+            }
+            s
+        }
+        (TimeControl::Clock { moves, inc, .. }, Protocol::Ucci) => {
+            let t = |ms| ucci_time(ms, millis);
+            let inc = t(inc.as_millis() as u64);
+            match moves {
+                Some(m) => format!(
+                    "go time {} movestogo {} opptime {} oppmovestogo {}",
+                    t(left[me]),
+                    m - done[me] % m,
+                    t(left[them]),
+                    m - done[them] % m
+                ),
+                None => format!("go time {} increment {inc} opptime {} oppincrement {inc}", t(left[me]), t(left[them])),
+            }
+        }
+    }
+}
+
+/// Plays one game; returns its record and the number of engine restarts it needed.
+fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job) -> (GameRecord, usize) {
+    let opening = &settings.openings[job.opening];
+    let mut game = opening.game();
+    let start = game.start().clone();
+    let mut moves: Vec<String> = opening.moves.clone();
+    let sides = [job.red, job.black];
+    let side_index = |c: Color| if c == Color::Red { 0 } else { 1 };
+    let name = |c: Color| settings.engines[sides[side_index(c)]].name.clone();
+    let mut restarts = 0;
+    // (winner, reason, detail)
+    let mut end: Option<(Option<Color>, String, String)> = None;
+    for c in [Color::Red, Color::Black] {
+        if end.is_some() {
+            break;
+        }
+        let i = sides[side_index(c)];
+        let ready = engine(settings, procs, i, &mut restarts).and_then(|e| e.new_game(settings.timeout));
+        if let Err(e) = ready {
+            procs[i] = None;
+            restarts += 1;
+            end = Some((Some(!c), e.reason().to_owned(), format!("{} {e}", name(c))));
+        }
+    }
+    let (base, inc) = match settings.tc {
+        TimeControl::Clock { base, inc, .. } => (base.as_millis() as u64, inc.as_millis() as u64),
+        _ => (0, 0),
+    };
+    let mut left = [base; 2];
+    let mut done = [0u32; 2];
+    let mut resign_count = [0u32; 2];
+    let mut draw_count = 0u32;
+    while end.is_none() {
+        if let Some(r) = game.result() {
+            end = Some((r.winner, r.reason.as_str().to_owned(), r.to_string()));
+            break;
+        }
+        let us = game.position().turn();
+        let me = side_index(us);
+        let i = sides[me];
+        let position = if moves.is_empty() {
+            format!("position fen {}", start.fen())
+        } else {
+            format!("position fen {} moves {}", start.fen(), moves.join(" "))
+        };
+        let margin = settings.margin.as_millis() as u64;
+        let allowed = match settings.tc {
+            TimeControl::Clock { .. } => Duration::from_millis(left[me] + margin),
+            TimeControl::MoveTime(t) => t + settings.margin,
+            TimeControl::Nodes(_) | TimeControl::Depth(_) => settings.timeout,
+        };
+        let answer = engine(settings, procs, i, &mut restarts).and_then(|e| {
+            let go = go_command(settings.tc, e.protocol(), e.millis(), us, left, done);
+            e.think(&position, &go, Instant::now() + allowed)
+        });
+        let bm: BestMove = match answer {
+            Ok(bm) => bm,
+            Err(e) => {
+                // The process is not to be trusted any more (still thinking, exited or deaf): the next game gets a
+                // new one.
+                procs[i] = None;
+                restarts += 1;
+                let detail = match &e {
+                    EngineError::Timeout => format!("{} loses on time ({} ms allowed)", name(us), allowed.as_millis()),
+                    e => format!("{} {e}", name(us)),
+                };
+                end = Some((Some(!us), e.reason().to_owned(), detail));
+                break;
+            }
+        };
+        if let TimeControl::Clock { moves: period, base: period_time, .. } = settings.tc {
+            let used = bm.elapsed.as_millis() as u64;
+            left[me] = left[me].saturating_sub(used) + inc;
+            done[me] += 1;
+            if period.is_some_and(|m| done[me] % m == 0) {
+                left[me] += period_time.as_millis() as u64;
+            }
+        }
+        if bm.resign {
+            end = Some((Some(!us), "resign".to_owned(), format!("{} resigns", name(us))));
+            break;
+        }
+        let Some(text) = bm.mv else {
+            end =
+                Some((Some(!us), "illegal-move".to_owned(), format!("{} gives no move in a live position", name(us))));
+            break;
+        };
+        match game.play(&text) {
+            Ok(m) => moves.push(m.to_string()),
+            Err(e) => {
+                let detail = format!("{} plays the illegal move {text:?} ({e})", name(us));
+                end = Some((Some(!us), "illegal-move".to_owned(), detail));
+                break;
+            }
+        }
+        if let (Some(score), Some(adj)) = (bm.score, settings.resign) {
+            resign_count[me] = if score <= -adj.score { resign_count[me] + 1 } else { 0 };
+            if resign_count[me] >= adj.movecount && game.result().is_none() {
+                let detail = format!("{} adjudicated lost (its score {score})", name(us));
+                end = Some((Some(!us), "adjudication-resign".to_owned(), detail));
+                break;
+            }
+        }
+        if let Some(adj) = settings.draw {
+            let quiet = bm.score.is_some_and(|s| s.abs() <= adj.score && s.abs() < MATE_SCORE / 2);
+            draw_count = if quiet && game.position().fullmoves() >= adj.movenumber { draw_count + 1 } else { 0 };
+            if draw_count >= 2 * adj.movecount && game.result().is_none() {
+                end = Some((None, "adjudication-draw".to_owned(), "draw by adjudication".to_owned()));
+                break;
+            }
+        }
+    }
+    let (winner, reason, detail) = end.expect("the loop ends with a result");
+    let record = GameRecord {
+        round: job.index + 1,
+        red: settings.engines[job.red].name.clone(),
+        black: settings.engines[job.black].name.clone(),
+        fen: start.fen(),
+        opening_plies: opening.moves.len(),
+        moves,
+        winner,
+        reason,
+        detail,
+        time_control: settings.tc.to_string(),
+        first_to_move: start.turn(),
+        first_move_number: start.fullmoves(),
+    };
+    (record, restarts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_pairs_colours_and_openings() {
+        let jobs: Vec<Job> = (0..8).map(|i| job(i, 2, 3)).collect();
+        assert_eq!(jobs.iter().map(|j| (j.red, j.black)).collect::<Vec<_>>(), [(0, 1), (1, 0)].repeat(4));
+        assert_eq!(jobs.iter().map(|j| j.opening).collect::<Vec<_>>(), [0, 0, 1, 1, 2, 2, 0, 0]);
+        assert_eq!(jobs.iter().map(|j| j.pair).collect::<Vec<_>>(), [0, 0, 1, 1, 2, 2, 3, 3]);
+        // Three engines: every pairing on the first opening, then the next opening.
+        let three: Vec<(usize, usize, usize)> =
+            (0..8).map(|i| job(i, 3, 2)).map(|j| (j.red, j.black, j.opening)).collect();
+        assert_eq!(three, [(0, 1, 0), (1, 0, 0), (0, 2, 0), (2, 0, 0), (1, 2, 0), (2, 1, 0), (0, 1, 1), (1, 0, 1)]);
+    }
+
+    #[test]
+    fn time_controls_parse_and_make_go_commands() {
+        let tc = TimeControl::parse_clock("40/10+0.1").unwrap();
+        assert_eq!(
+            tc,
+            TimeControl::Clock { moves: Some(40), base: Duration::from_secs(10), inc: Duration::from_millis(100) }
+        );
+        assert_eq!(tc.to_string(), "40/10+0.1");
+        for bad in ["", "x", "0", "40/", "/10", "10+x", "-5"] {
+            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        }
+        let go = |tc, p, millis, us| go_command(tc, p, millis, us, [9000, 8000], [3, 2]);
+        assert_eq!(go(tc, Protocol::Uci, false, Color::Red), "go wtime 9000 btime 8000 winc 100 binc 100 movestogo 37");
+        assert_eq!(
+            go(tc, Protocol::Ucci, true, Color::Black),
+            "go time 8000 movestogo 38 opptime 9000 oppmovestogo 37"
+        );
+        let sd = TimeControl::parse_clock("10+2").unwrap();
+        assert_eq!(go(sd, Protocol::Ucci, false, Color::Red), "go time 9 increment 2 opptime 8 oppincrement 2");
+        let st = TimeControl::MoveTime(Duration::from_millis(250));
+        assert_eq!(go(st, Protocol::Uci, false, Color::Red), "go movetime 250");
+        assert_eq!(go(st, Protocol::Ucci, true, Color::Red), "go time 250 movestogo 1");
+        assert_eq!(go(TimeControl::Nodes(5000), Protocol::Ucci, true, Color::Red), "go nodes 5000");
+        assert_eq!(go(TimeControl::Depth(7), Protocol::Uci, true, Color::Red), "go depth 7");
+    }
+
+    #[test]
+    fn adjudication_keys() {
+        let w = |s: &str| vec![s.to_owned()];
+        assert_eq!(parse_keys("--resign", &w("movecount=3 score=600"), &["movecount", "score"]).unwrap(), [3, 600]);
+        assert!(parse_keys("--resign", &w("movecount=3"), &["movecount", "score"]).unwrap_err().contains("score="));
+        assert!(parse_keys("--resign", &w("moves=3"), &["movecount", "score"]).unwrap_err().contains("unknown key"));
+        assert!(parse_keys("--draw", &w("score=-1"), &["score"]).is_err());
+    }
+}
