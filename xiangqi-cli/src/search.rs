@@ -49,6 +49,10 @@ pub struct CompareArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also search every depth from 1 to --depth and draw the node counts (log scale) and the effective branching
+    /// factor of each variant by depth, as an SVG chart in this file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// `cp N` or `mate N` (moves, negative when the side to move is mated), as UCI prints scores.
@@ -165,9 +169,36 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
     // Check every name before searching anything.
     let specs: Vec<(String, VariantSpec)> =
         names.iter().map(|n| parse_variant(n).map(|s| (n.clone(), s))).collect::<Result<_, _>>()?;
+    if let Some(path) = &args.plot {
+        if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) {
+            return Err(format!("--plot {}: the chart is SVG, the file name must end in .svg", path.display()).into());
+        }
+    }
     let limits = Limits::depth(args.depth);
-    let results: Vec<(String, VariantSpec, SearchResult<Move>)> =
-        specs.into_iter().map(|(n, s)| (n, s, run_search(&s, &pos, &limits))).collect();
+    // With --plot, every depth up to --depth: (depth, nodes) per variant, the last search being the table's.
+    let mut curves: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
+    let results: Vec<(String, VariantSpec, SearchResult<Move>)> = specs
+        .into_iter()
+        .map(|(n, s)| {
+            if args.plot.is_some() {
+                let mut points = Vec::new();
+                for d in 1..args.depth {
+                    points.push((d, run_search(&s, &pos, &Limits::depth(d)).stats.total_nodes()));
+                }
+                let r = run_search(&s, &pos, &limits);
+                points.push((args.depth, r.stats.total_nodes()));
+                curves.push((n.clone(), points));
+                (n, s, r)
+            } else {
+                (n, s, run_search(&s, &pos, &limits))
+            }
+        })
+        .collect();
+    if let Some(path) = &args.plot {
+        let place = if pos.fen() == Position::startpos().fen() { "the start position".to_owned() } else { pos.fen() };
+        plot_nodes(path, &place, &curves)?;
+        eprintln!("wrote the chart to {}", path.display());
+    }
     let minimax_nodes = results.iter().find(|(n, _, _)| n == "minimax").map(|(_, _, r)| r.stats.nodes);
     let ratio = |r: &SearchResult<Move>| minimax_nodes.map(|m| r.stats.nodes as f64 / m.max(1) as f64);
     let mut out = std::io::stdout().lock();
@@ -208,4 +239,107 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
         )?;
     }
     Ok(())
+}
+
+/// Draws, for `compare --plot`, the node counts (log scale) and the effective branching factor `nodes^(1/depth)`
+/// of each variant by depth, side by side, as an SVG chart (plotters' SVG backend writes text as SVG text, so no
+/// font is needed).
+fn plot_nodes(path: &std::path::Path, place: &str, curves: &[(String, Vec<(u32, u64)>)]) -> CmdResult {
+    use plotters::prelude::*;
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write the chart {}: {e}", path.display());
+    let depth = curves.iter().flat_map(|(_, p)| p.iter().map(|&(d, _)| d)).max().unwrap_or(1);
+    let max_nodes = curves.iter().flat_map(|(_, p)| p.iter().map(|&(_, n)| n)).max().unwrap_or(1).max(1) as f64;
+    let ebf = |d: u32, n: u64| (n.max(1) as f64).powf(1.0 / f64::from(d));
+    let max_ebf = curves.iter().flat_map(|(_, p)| p.iter().map(|&(d, n)| ebf(d, n))).fold(1.0, f64::max);
+    let x_range = 0.75..f64::from(depth) + 0.25;
+    let x_label = |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{x:.0}") } else { String::new() };
+
+    let root = SVGBackend::new(path, (1200, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let root = root.titled(&format!("Nodes searched by depth, {place}"), ("sans-serif", 22)).map_err(|e| fail(&e))?;
+    let (left, right) = root.split_horizontally(600);
+
+    let mut nodes = ChartBuilder::on(&left)
+        .caption("nodes, main search + quiescence (log scale)", ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(85)
+        .build_cartesian_2d(x_range.clone(), (0.8..max_nodes * 3.0).log_scale())
+        .map_err(|e| fail(&e))?;
+    nodes
+        .configure_mesh()
+        .x_desc("depth (plies)")
+        .y_desc("nodes")
+        .x_labels(depth as usize * 4 + 1)
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&|y| thousands(y.round() as u64))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    let mut branching = ChartBuilder::on(&right)
+        .caption("effective branching factor, nodes^(1/depth)", ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x_range, 0.0..(max_ebf * 1.1).ceil())
+        .map_err(|e| fail(&e))?;
+    branching
+        .configure_mesh()
+        .x_desc("depth (plies)")
+        .y_desc("branching factor")
+        .x_labels(depth as usize * 4 + 1)
+        .x_label_formatter(&x_label)
+        .draw()
+        .map_err(|e| fail(&e))?;
+
+    for (i, (name, points)) in curves.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        // Each line thinner than the one before, so that variants with equal counts show as nested stripes.
+        let width = 2 + 2 * (curves.len() - 1 - i) as u32;
+        let style = ShapeStyle { color, filled: true, stroke_width: width };
+        let xy: Vec<(f64, f64)> = points.iter().map(|&(d, n)| (f64::from(d), n.max(1) as f64)).collect();
+        nodes
+            .draw_series(LineSeries::new(xy.iter().copied(), style))
+            .map_err(|e| fail(&e))?
+            .label(format!("{name}: {} at depth {}", thousands(points.last().map_or(0, |p| p.1)), depth))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        nodes.draw_series(xy.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| fail(&e))?;
+        let be: Vec<(f64, f64)> = points.iter().map(|&(d, n)| (f64::from(d), ebf(d, n))).collect();
+        branching
+            .draw_series(LineSeries::new(be.iter().copied(), style))
+            .map_err(|e| fail(&e))?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        branching.draw_series(be.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| fail(&e))?;
+    }
+    nodes
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    branching
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))?;
+    Ok(())
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -573,7 +573,8 @@ impl<M: Copy + Display> Recorder<M> {
             escape(&title),
             if horizontal { "LR" } else { "TB" }
         );
-        let _ = writeln!(out, "  node [fontname=\"Helvetica\", fontsize=9, margin=\"0.06,0.03\", height=0.2, width=0.3];");
+        let _ =
+            writeln!(out, "  node [fontname=\"Helvetica\", fontsize=9, margin=\"0.06,0.03\", height=0.2, width=0.3];");
         let _ = writeln!(out, "  edge [arrowsize=0.5];");
         let groups = self.pruned_runs(opts.group_pruned);
         let (sep, per_line) = if horizontal { ("   ", 12) } else { ("\n", 6) };
