@@ -377,11 +377,15 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             }
             if lines.is_empty() {
                 if best.is_none() {
-                    // No legal move at the root: report the score the game gives.
+                    // No legal move at the root: report the score the game gives. (Stopped before the first
+                    // iteration gave a move: fall back on the first legal move, so a move is always returned.)
+                    let mut moves = MoveList::new();
+                    self.game.generate(false, &mut moves);
+                    let fallback = moves.first().copied();
                     best = Some(SearchResult {
-                        best_move: None,
-                        score: self.game.no_moves_score(0),
-                        pv: Vec::new(),
+                        best_move: fallback,
+                        score: if fallback.is_some() { 0 } else { self.game.no_moves_score(0) },
+                        pv: fallback.into_iter().collect(),
                         depth,
                         lines: Vec::new(),
                         stats: total.clone(),
