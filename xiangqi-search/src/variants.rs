@@ -75,6 +75,29 @@ impl FormKind {
     }
 }
 
+type Switch = fn(&mut VariantSpec) -> &mut bool;
+
+/// Every technique or switch a variant string names: `name` turns it on, `no-name` off. The first
+/// [`ENGINE_SWITCHES`] are techniques (types); the rest are run-time switches of the engine's additions.
+const SWITCHES: &[(&str, Switch)] = &[
+    ("pvs", |s| &mut s.pvs),
+    ("nmp", |s| &mut s.nmp),
+    ("qs", |s| &mut s.qs),
+    ("order", |s| &mut s.order),
+    ("tt", |s| &mut s.options.tt),
+    ("lmr", |s| &mut s.options.lmr),
+    ("futility", |s| &mut s.options.futility),
+    ("rfp", |s| &mut s.options.reverse_futility),
+    ("razor", |s| &mut s.options.razoring),
+    ("checkext", |s| &mut s.options.check_extension),
+    ("rules", |s| &mut s.options.rules),
+    ("aspiration", |s| &mut s.options.aspiration),
+    ("qsprune", |s| &mut s.options.qs_pruning),
+];
+
+/// Where the engine's run-time switches start in [`SWITCHES`].
+const ENGINE_SWITCHES: usize = 4;
+
 /// A variant chosen at run time: a form and the techniques switched on.
 ///
 /// ```
@@ -154,85 +177,33 @@ impl FromStr for VariantSpec {
             options: SearchOptions::default(),
         };
         for part in s.split('+').map(str::trim) {
-            let f = match part.to_ascii_lowercase().as_str() {
+            let lower = part.to_ascii_lowercase();
+            let f = match lower.as_str() {
                 "minimax" => Some(FormKind::Minimax),
                 "alphabeta" | "alpha-beta" | "ab" => Some(FormKind::AlphaBeta),
                 "negamax" => Some(FormKind::Negamax),
                 "negamax-ab" | "negamax-ab-soft" => Some(FormKind::NegamaxAb),
                 "negamax-ab-hard" => Some(FormKind::NegamaxAbHard),
-                "pvs" => {
-                    spec.pvs = true;
-                    None
-                }
-                "nmp" | "null" => {
-                    spec.nmp = true;
-                    None
-                }
-                "qs" => {
-                    spec.qs = true;
-                    None
-                }
-                "order" | "ordering" => {
-                    spec.order = true;
-                    None
-                }
                 "engine" => {
                     (spec.pvs, spec.nmp, spec.qs, spec.order, spec.engine) = (true, true, true, true, true);
                     None
                 }
-                "no-tt" => {
-                    spec.options.tt = false;
+                _ => {
+                    let (name, on) = match lower.strip_prefix("no-") {
+                        Some(name) => (name, false),
+                        None => (lower.as_str(), true),
+                    };
+                    let name = match name {
+                        "null" => "nmp",
+                        "ordering" => "order",
+                        other => other,
+                    };
+                    match SWITCHES.iter().find(|(n, _)| *n == name) {
+                        Some((_, field)) => *field(&mut spec) = on,
+                        None => return Err(VariantError::Unknown { part: part.chars().take(40).collect() }),
+                    }
                     None
                 }
-                "no-lmr" => {
-                    spec.options.lmr = false;
-                    None
-                }
-                "no-futility" => {
-                    spec.options.futility = false;
-                    None
-                }
-                "no-rfp" => {
-                    spec.options.reverse_futility = false;
-                    None
-                }
-                "no-razor" => {
-                    spec.options.razoring = false;
-                    None
-                }
-                "no-checkext" => {
-                    spec.options.check_extension = false;
-                    None
-                }
-                "no-rules" => {
-                    spec.options.rules = false;
-                    None
-                }
-                "no-aspiration" => {
-                    spec.options.aspiration = false;
-                    None
-                }
-                "no-qsprune" => {
-                    spec.options.qs_pruning = false;
-                    None
-                }
-                "no-nmp" => {
-                    spec.nmp = false;
-                    None
-                }
-                "no-order" => {
-                    spec.order = false;
-                    None
-                }
-                "no-pvs" => {
-                    spec.pvs = false;
-                    None
-                }
-                "no-qs" => {
-                    spec.qs = false;
-                    None
-                }
-                _ => return Err(VariantError::Unknown { part: part.chars().take(40).collect() }),
             };
             if let Some(f) = f {
                 if let Some(old) = form.filter(|&old| old != f) {
@@ -271,20 +242,10 @@ impl fmt::Display for VariantSpec {
             }
         }
         if self.engine {
-            let o = &self.options;
-            for (on, name) in [
-                (o.tt, "no-tt"),
-                (o.lmr, "no-lmr"),
-                (o.futility, "no-futility"),
-                (o.reverse_futility, "no-rfp"),
-                (o.razoring, "no-razor"),
-                (o.check_extension, "no-checkext"),
-                (o.rules, "no-rules"),
-                (o.aspiration, "no-aspiration"),
-                (o.qs_pruning, "no-qsprune"),
-            ] {
-                if !on {
-                    write!(f, "+{name}")?;
+            let mut copy = *self;
+            for (name, field) in &SWITCHES[ENGINE_SWITCHES..] {
+                if !*field(&mut copy) {
+                    write!(f, "+no-{name}")?;
                 }
             }
         }
@@ -376,5 +337,33 @@ impl VariantSpec {
             FormKind::NegamaxAb => windowed!(NegamaxAbSoftForm, NullMove<3>, Plain),
             FormKind::NegamaxAbHard => windowed!(NegamaxAbHardForm, NullMove<3>, Plain),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_display() {
+        for text in ["minimax", "alphabeta+qs", "pvs+nmp+qs", "engine", "engine+no-lmr+no-tt", "negamax-ab-hard+pvs"] {
+            let spec: VariantSpec = text.parse().unwrap();
+            let again: VariantSpec = spec.to_string().parse().unwrap();
+            assert_eq!(spec, again, "{text} -> {spec}");
+        }
+        let spec: VariantSpec = "engine+no-lmr+no-qsprune".parse().unwrap();
+        assert!(!spec.options.lmr && !spec.options.qs_pruning && spec.options.tt);
+        assert_eq!(spec.to_string(), "negamax-ab+pvs+nmp+qs+order+engine+no-lmr+no-qsprune");
+        let spec: VariantSpec = "engine+no-nmp+no-order".parse().unwrap();
+        assert!(spec.engine && !spec.nmp && !spec.order && spec.pvs);
+    }
+
+    #[test]
+    fn contradictions_are_errors() {
+        assert!(matches!("minimax+alphabeta".parse::<VariantSpec>(), Err(VariantError::TwoForms(..))));
+        assert!(matches!("negamax+nmp".parse::<VariantSpec>(), Err(VariantError::NeedsWindow { .. })));
+        assert!(matches!("alphabeta+engine".parse::<VariantSpec>(), Err(VariantError::EngineForm(_))));
+        assert!(matches!("no-bogus".parse::<VariantSpec>(), Err(VariantError::Unknown { .. })));
+        assert_eq!("alphabeta+pvs".parse::<VariantSpec>().unwrap().form, FormKind::NegamaxAb);
     }
 }
