@@ -30,6 +30,7 @@ mod moves;
 mod position;
 pub mod rules;
 mod types;
+mod wxf;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
