@@ -26,6 +26,12 @@ pub struct SearchArgs {
     /// The variant: a preset or parts joined with '+' (see `xiangqi search --list`).
     #[arg(long, default_value = "pvs+nmp+qs+order")]
     pub variant: String,
+    /// Transposition table size in MB (for variants with the engine's additions).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=32768))]
+    pub hash: u64,
+    /// Search threads (Lazy SMP; one thread is reproducible).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
     /// List the presets and parts, then exit.
     #[arg(long)]
     pub list: bool,
@@ -98,6 +104,19 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
         "null_cutoffs": s.null_cutoffs,
         "pvs_researches": s.pvs_researches,
         "ebf": s.ebf(r.depth),
+        "iteration_nodes": s.iteration_nodes,
+        "tt_hits": s.tt_hits,
+        "tt_cutoffs": s.tt_cutoffs,
+        "check_extensions": s.check_extensions,
+        "lmr_reductions": s.lmr_reductions,
+        "lmr_researches": s.lmr_researches,
+        "futility_prunes": s.futility_prunes,
+        "reverse_futility_prunes": s.reverse_futility_prunes,
+        "razor_prunes": s.razor_prunes,
+        "null_verifications": s.null_verifications,
+        "rule_cutoffs": s.rule_cutoffs,
+        "aspiration_fails": s.aspiration_fails,
+        "qs_prunes": s.qs_prunes,
         "seconds": s.elapsed.as_secs_f64(),
         "nps": s.nps(),
     })
@@ -124,7 +143,12 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         iterative: spec.engine,
         ..Limits::default()
     };
-    let r = run_search(&spec, &pos, &limits);
+    let r = if args.threads > 1 || spec.engine {
+        let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::new(args.hash as usize));
+        xiangqi_search::search_smp(&spec, &pos, EngineEval::new, &limits, tt, args.threads as usize, |_| {})
+    } else {
+        run_search(&spec, &pos, &limits)
+    };
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
     let best = r.best_move.map_or("(none)".to_owned(), |m| m.to_string());
     let mut out = std::io::stdout().lock();
