@@ -217,48 +217,6 @@ const fn relative_rank(color: Color, sq: Square) -> usize {
     }
 }
 
-/// Piece kinds that share one nonzero weight: the sets of pieces of those kinds are disjoint, so one popcount of
-/// their union counts them all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct KindGroup {
-    weight: i32,
-    /// The kinds, `kinds[..len]`.
-    kinds: [PieceKind; 7],
-    len: usize,
-}
-
-impl KindGroup {
-    /// The pieces of both colours of the group's kinds.
-    #[inline(always)]
-    fn pieces(&self, pos: &Position) -> Bitboard {
-        self.kinds[..self.len].iter().fold(Bitboard::EMPTY, |b, &k| b | pos.kind_bb(k))
-    }
-}
-
-/// The kinds with a nonzero weight in `weights`, grouped by weight, and how many groups there are.
-fn kind_groups(weights: &[i32; 7]) -> ([KindGroup; 7], usize) {
-    let mut groups = [KindGroup { weight: 0, kinds: [PieceKind::King; 7], len: 0 }; 7];
-    let mut len = 0;
-    for kind in PieceKind::ALL {
-        let weight = weights[kind.index()];
-        if weight == 0 {
-            continue;
-        }
-        let g = match groups[..len].iter().position(|g| g.weight == weight) {
-            Some(i) => i,
-            None => {
-                groups[len].weight = weight;
-                len += 1;
-                len - 1
-            }
-        };
-        let g = &mut groups[g];
-        g.kinds[g.len] = kind;
-        g.len += 1;
-    }
-    (groups, len)
-}
-
 /// The default evaluator: material, piece-square tables, and positional terms, all weighted by one [`Weights`]
 /// table and tapered between middlegame and endgame by the material left.
 ///
@@ -273,10 +231,10 @@ pub struct Evaluator {
     packed: PackedWeights,
     /// Piece-square bonuses expanded to the 90 points, `[color][kind][square]`; Black's are Red's turned.
     pst: [[[Score; Square::NUM]; 7]; 2],
+    /// The same, packed.
+    pst_packed: [[[Packed; Square::NUM]; 7]; 2],
     phase_max: i32,
     attack_max: i32,
-    /// [`Weights::attack_unit`] grouped by weight, and the number of groups.
-    unit_groups: ([KindGroup; 7], usize),
     fingerprint: u64,
     lazy_margin: i32,
 }
@@ -321,8 +279,8 @@ impl Evaluator {
         Evaluator {
             phase_max: phase_max.max(1),
             attack_max: weights.attack_max.max(1),
-            unit_groups: kind_groups(&weights.attack_unit),
             packed: PackedWeights::new(&weights),
+            pst_packed: pst.map(|by_kind| by_kind.map(|by_square| by_square.map(Packed::new))),
             weights,
             pst,
             fingerprint,
@@ -396,24 +354,29 @@ impl Evaluator {
     /// [`Evaluator::psq`] and the strength surplus: Red's [`Weights::attack_material`] sum minus Black's, which an
     /// [`Accumulator`] also keeps.
     pub(crate) fn psq_and_surplus(&self, pos: &Position) -> (PsqState, i32) {
+        let w = &self.weights;
         let mut st = PsqState::default();
         let mut surplus = 0i32;
         for color in Color::ALL {
             let c = color.index();
-            for kind in PieceKind::ALL {
-                let k = kind.index();
-                let table = &self.pst[c][k];
-                // Counted in the loop: cheaper than a 128-bit popcount for a handful of pieces.
-                let mut n = 0;
-                for sq in pos.pieces(color, kind) {
-                    st.pst[c] += table[sq.index()];
-                    n += 1;
+            // One walk over the side's pieces, the kind read from the board: piece-square bonuses summed, pieces
+            // counted by kind.
+            let tables = &self.pst_packed[c];
+            let mut pst = Packed::ZERO;
+            let mut counts = [0i32; 7];
+            bits::for_each_point(pos.color_bb(color), |i| {
+                if let Some(p) = Square::from_index(i).and_then(|sq| pos.piece_at(sq)) {
+                    pst += tables[p.kind.index()][i];
+                    counts[p.kind.index()] += 1;
                 }
-                st.material[c] += self.weights.material[k] * n;
-                st.phase += self.weights.phase_weight[k] * n;
+            });
+            st.pst[c] = pst.unpack();
+            for (k, &n) in counts.iter().enumerate() {
+                st.material[c] += w.material[k] * n;
+                st.phase += w.phase_weight[k] * n;
                 match color {
-                    Color::Red => surplus += self.weights.attack_material[k] * n,
-                    Color::Black => surplus -= self.weights.attack_material[k] * n,
+                    Color::Red => surplus += w.attack_material[k] * n,
+                    Color::Black => surplus -= w.attack_material[k] * n,
                 }
             }
         }
@@ -517,14 +480,14 @@ impl Evaluator {
     fn pressures(&self, pos: &Position, surplus: i32) -> [i32; 2] {
         let w = &self.weights;
         let (red, black) = (pos.color_bb(Color::Red), pos.color_bb(Color::Black));
-        // Kinds of equal weight are counted together, pieces across the river in 64 bits.
+        // Few pieces are across the river: one look at the board each is cheaper than a popcount per kind.
         let mut units = [0i32; 2];
-        let (groups, len) = &self.unit_groups;
-        for g in &groups[..*len] {
-            let b = g.pieces(pos);
-            units[0] += g.weight * bits::half_window(Color::Red, b & red).count_ones() as i32;
-            units[1] += g.weight * bits::half_window(Color::Black, b & black).count_ones() as i32;
-        }
+        let unit = |i: usize| match Square::from_index(i).and_then(|sq| pos.piece_at(sq)) {
+            Some(p) => w.attack_unit[p.kind.index()],
+            None => 0,
+        };
+        bits::for_each_point(red & Bitboard::BLACK_HALF, |i| units[0] += unit(i));
+        bits::for_each_point(black & Bitboard::RED_HALF, |i| units[1] += unit(i));
         if surplus > 0 {
             units[0] += w.attack_surplus * surplus;
         } else {
