@@ -97,13 +97,17 @@ struct Drawn {
 
 /// A line about the search, before pruned subtrees are filled in.
 fn summary<M: Copy>(rec: &Recorder<M>, result: &SearchResult<M>, label: impl Fn(&M) -> String) -> String {
-    format!(
+    let mut line = format!(
         "value {}, best move {}; the search entered {} nodes and pruned {} moves",
         result.score,
         result.best_move.map_or("(none)".to_owned(), |m| label(&m)),
-        rec.searched_count() as u64 + rec.dropped(),
+        rec.searched_count(),
         rec.pruned_count(),
-    )
+    );
+    if rec.dropped() > 0 {
+        line.push_str(&format!(" in the first {} it recorded, of {} in all", rec.len(), rec.total()));
+    }
+    line
 }
 
 fn draw<M: Copy + std::fmt::Display>(
@@ -113,6 +117,12 @@ fn draw<M: Copy + std::fmt::Display>(
     label: impl Fn(&M) -> String,
     summary: String,
 ) -> Drawn {
+    if rec.unbalanced() > 0 {
+        eprintln!(
+            "warning: {} search events did not fit the recorded tree; the picture may be wrong",
+            rec.unbalanced()
+        );
+    }
     let total = rec.total();
     let cut = rec.cut(max_nodes);
     Drawn { dot: cut.to_dot_with(opts, label), summary, kept: cut.len(), total }
