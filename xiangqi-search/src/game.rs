@@ -100,6 +100,12 @@ pub trait Game {
     /// (larger for more valuable victims and cheaper attackers, MVV-LVA); negative for a capture that likely loses
     /// material (a cheaper victim on a defended point), so it is tried after the quiet moves.
     fn capture_key(&self, m: Self::Move) -> i32;
+
+    /// Whether `m` captures nothing (cheaper than [`Game::capture_key`], which may look at defenders).
+    #[inline(always)]
+    fn is_quiet(&self, m: Self::Move) -> bool {
+        self.capture_key(m) == 0
+    }
 }
 
 /// A static evaluation: the score of the position for the side to move.

@@ -483,7 +483,7 @@ impl OrderPolicy for Ordered {
 
     #[inline]
     fn on_cutoff<G: Game>(state: &mut OrderState, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
-        if game.capture_key(m) != 0 {
+        if !game.is_quiet(m) {
             return;
         }
         let k = G::move_key(m);

@@ -698,7 +698,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             && static_eval + FUTILITY_MARGIN[depth.max(0) as usize] <= alpha;
         let mut i = 0;
         while let Some(m) = moves.next() {
-            let quiet = extras && self.game.capture_key(m) == 0;
+            let quiet = extras && self.game.is_quiet(m);
             self.observer.edge(ply, Some(m));
             self.make(m);
             let gives_check = extras && self.game.in_check();

@@ -104,6 +104,11 @@ impl Game for Position {
         mated_in(ply)
     }
 
+    #[inline(always)]
+    fn is_quiet(&self, m: Move) -> bool {
+        self.piece_at(m.to()).is_none()
+    }
+
     /// MVV-LVA, with captures of a cheaper piece on a point the opponent defends marked as losing (negative).
     #[inline]
     fn capture_key(&self, m: Move) -> i32 {
