@@ -1,8 +1,32 @@
-//! The UCI protocol as Pikafish speaks it, so that GUIs which run Pikafish can run this engine.
+//! The UCI protocol as Pikafish speaks it, so that GUIs which run Pikafish can run this engine; and UCCI as
+//! ElephantEye speaks it, for the GUIs and match runners of the UCCI world.
 //!
 //! The input loop never blocks on the search: `go` starts the search on its own thread, and `isready`, `stop`,
 //! `ponderhit` and `quit` are answered while it runs. Bad input (an illegal move or a bad FEN in `position`, an
 //! unknown command or option, a malformed `go`) gets `info string error: ...` and changes nothing.
+//!
+//! # UCCI
+//!
+//! The engine starts in UCI; a `ucci` command switches it to UCCI for the rest of the session (answered with the
+//! `id` lines, the options and `ucciok`). UCCI differs from UCI in these commands, as the UCCI specification and
+//! ElephantEye have them:
+//!
+//! - `setoption <name> [<value>]`: `usemillisec` (on by default, as in ElephantEye; off means `go` times are in
+//!   seconds), `hashsize` (MB), `threads`, `variant`, `newgame`, `ponder`; the other options of the specification
+//!   (`batch`, `debug`, `usebook`, `bookfiles`, `useegtb`, `egtbpaths`, `promotion`, `idle`, `pruning`,
+//!   `knowledge`, `randomness`, `style`, `repetition`, `drawmoves`) are accepted and have no effect.
+//! - `position {fen <FEN> | startpos} [moves ...]` as in UCI; it clears the banned moves.
+//! - `banmoves <m1> <m2> ...`: the next search does not play these moves (it searches one more principal variation
+//!   per banned move and plays the best line that is not banned).
+//! - `go [ponder | draw] {depth <n> | depth infinite | nodes <n> | time <t> [movestogo <n> | increment <i>]
+//!   [opptime <t> [oppmovestogo <n> | oppincrement <i>]]}`; a bare `go` searches until `stop`. `draw` offers a
+//!   draw: the answer `bestmove <m> draw` accepts it, which the engine does when its score is not positive.
+//! - `ponderhit [draw]`, `stop`, `isready` as in UCI; `stop` with no search running answers `nobestmove`.
+//! - `probe {fen <FEN> | startpos} [moves ...]`: `pophash [bestmove <m>] [lowerbound <v> depth <d>]
+//!   [upperbound <v> depth <d>]` from the transposition table, or a bare `pophash`.
+//! - `info depth <d> score <v> pv ...` and `info time <ms> nodes <n>` while searching; `bestmove <m> [ponder <m>]
+//!   [draw]`, or `nobestmove` when there is no move to play.
+//! - `quit` (or `bye`) is answered with `bye`.
 
 use crate::engine::EngineEval;
 use std::io::{BufRead, Write};
@@ -11,8 +35,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move, Position};
+use xiangqi_search::tt::Bound;
 use xiangqi_search::{
-    search_smp, Limits, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
+    search_smp, Limits, Line, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
 };
 
 /// Engine name sent in `id name`.
@@ -171,9 +196,19 @@ pub fn uci_score(score: Score) -> String {
 struct Running {
     handle: JoinHandle<()>,
     signals: Arc<Signals>,
+    /// UCCI: a draw offered by `go draw` or `ponderhit draw`.
+    draw_offer: Arc<AtomicBool>,
     /// Raised by the search thread just before it prints `bestmove`: whatever the GUI sends after seeing
     /// `bestmove` finds the search over.
     done: Arc<AtomicBool>,
+}
+
+/// How the search thread speaks: UCI, or UCCI with its banned moves and draw offer.
+#[derive(Debug, Clone, Default)]
+struct Style {
+    ucci: bool,
+    bans: Vec<Move>,
+    draw_offer: bool,
 }
 
 /// The UCI engine: the current position, settings, the shared table and the running search.
@@ -183,6 +218,12 @@ pub struct Uci {
     settings: Settings,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
+    /// Speaking UCCI (after a `ucci` command).
+    ucci: bool,
+    /// UCCI: `go` times are in milliseconds (else seconds).
+    millis: bool,
+    /// UCCI: moves the next search may not play (`banmoves`).
+    bans: Vec<Move>,
 }
 
 impl Uci {
@@ -190,7 +231,7 @@ impl Uci {
     pub fn new(out: Output) -> Uci {
         let settings = Settings::default();
         let tt = Arc::new(TranspositionTable::new(settings.hash_mb));
-        Uci { out, pos: Position::startpos(), settings, tt, running: None }
+        Uci { out, pos: Position::startpos(), settings, tt, running: None, ucci: false, millis: true, bans: Vec::new() }
     }
 
     /// Reads commands until `quit` or the end of input, then stops any search.
@@ -209,8 +250,15 @@ impl Uci {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { return true };
         self.reap();
+        if self.ucci {
+            return self.ucci_command(&words);
+        }
         match cmd {
             "uci" => self.uci(),
+            "ucci" => {
+                self.ucci = true;
+                self.ucci_hello();
+            }
             "isready" => self.out.line("readyok"),
             "ucinewgame" => {
                 self.stop();
@@ -320,10 +368,14 @@ impl Uci {
         if self.running.is_some() {
             return self.out.error("a search is already running (send stop first)");
         }
-        let go = match Go::parse(words) {
-            Ok(g) => g,
-            Err(e) => return self.out.error(&e),
-        };
+        match Go::parse(words) {
+            Ok(go) => self.start_search(go, Style::default()),
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    /// Starts the search of the current position on its own thread.
+    fn start_search(&mut self, go: Go, style: Style) {
         let (soft, hard) = go.time_limits(self.pos.turn(), self.settings.move_overhead);
         let signals = Arc::new(Signals::default());
         signals.ponder.store(go.ponder, Ordering::Relaxed);
@@ -338,6 +390,12 @@ impl Uci {
         let pos = self.pos.clone();
         let mut spec = self.settings.variant;
         spec.options.multipv = self.settings.multipv;
+        if !style.bans.is_empty() {
+            // One more line per banned move: the best line that is not banned is then among them.
+            spec.options.multipv = spec.options.multipv.max(style.bans.len() + 1);
+        }
+        let draw_offer = Arc::new(AtomicBool::new(style.draw_offer));
+        let draw_flag = draw_offer.clone();
         let threads = self.settings.threads;
         let tt = self.tt.clone();
         let out = self.out.clone();
@@ -349,7 +407,11 @@ impl Uci {
             let start = Instant::now();
             let result =
                 search_smp(&spec, &pos, EngineEval::new, &limits, tt.clone(), threads, |r: &SearchResult<Move>| {
-                    report(&out, r, &sig, &tt, start)
+                    if style.ucci {
+                        report_ucci(&out, r, &sig, &style.bans, start)
+                    } else {
+                        report(&out, r, &sig, &tt, start)
+                    }
                 });
             // Under `go infinite` or `go ponder`, bestmove waits for stop (or ponderhit, for ponder).
             while wait_for_stop
@@ -358,6 +420,11 @@ impl Uci {
             {
                 std::thread::sleep(Duration::from_millis(2));
             }
+            if style.ucci {
+                let line = result.lines.iter().find(|l| l.pv.first().is_some_and(|m| !style.bans.contains(m)));
+                done_flag.store(true, Ordering::Release);
+                return out.line(&ucci_bestmove(line, draw_flag.load(Ordering::Relaxed)));
+            }
             let best = result.best_move.map_or("(none)".to_owned(), |m| m.to_string());
             done_flag.store(true, Ordering::Release);
             match result.pv.get(1) {
@@ -365,7 +432,7 @@ impl Uci {
                 None => out.line(&format!("bestmove {best}")),
             }
         });
-        self.running = Some(Running { handle, signals, done });
+        self.running = Some(Running { handle, signals, draw_offer, done });
     }
 
     /// Stops the running search, if any, and waits for its `bestmove`.
@@ -385,6 +452,226 @@ impl Uci {
             }
         }
     }
+}
+
+impl Uci {
+    fn ucci_hello(&self) {
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line("id author the xiangqi workspace authors");
+        self.out.line("option usemillisec type check default true");
+        self.out.line("option ponder type check default false");
+        self.out.line("option hashsize type spin min 1 max 32768 default 16");
+        self.out.line("option threads type spin min 1 max 256 default 1");
+        self.out.line(&format!("option variant type string default {DEFAULT_VARIANT}"));
+        self.out.line("option newgame type button");
+        self.out.line("ucciok");
+    }
+
+    /// Handles one UCCI command line; `false` after `quit`/`bye`.
+    fn ucci_command(&mut self, words: &[&str]) -> bool {
+        match words[0] {
+            "ucci" => self.ucci_hello(),
+            "isready" => self.out.line("readyok"),
+            "setoption" => self.ucci_setoption(&words[1..]),
+            "position" => {
+                self.position(&words[1..]);
+                if self.running.is_none() {
+                    self.bans.clear();
+                }
+            }
+            "banmoves" => {
+                let bans: Result<Vec<Move>, String> = words[1..]
+                    .iter()
+                    .map(|m| self.pos.parse_move(m).map_err(|e| format!("banmoves {m}: {e}")))
+                    .collect();
+                match bans {
+                    Ok(b) => self.bans = b,
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            "go" => {
+                if self.running.is_some() {
+                    self.out.error("a search is already running (send stop first)");
+                    return true;
+                }
+                match parse_ucci_go(&words[1..], self.millis, self.pos.turn()) {
+                    Ok((go, draw_offer)) => {
+                        let style = Style { ucci: true, bans: self.bans.clone(), draw_offer };
+                        self.start_search(go, style);
+                    }
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            "ponderhit" => {
+                if let Some(r) = &self.running {
+                    if words.get(1) == Some(&"draw") {
+                        r.draw_offer.store(true, Ordering::Relaxed);
+                    }
+                    r.signals.ponder.store(false, Ordering::Relaxed);
+                }
+            }
+            "stop" => {
+                if self.running.is_some() {
+                    self.stop();
+                } else {
+                    self.out.line("nobestmove");
+                }
+            }
+            "probe" => match parse_position(&words[1..]) {
+                Ok(pos) => self.out.line(&probe(&self.tt, &pos)),
+                Err(e) => self.out.error(&e),
+            },
+            "quit" | "bye" => {
+                self.stop();
+                self.out.line("bye");
+                return false;
+            }
+            other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
+        }
+        true
+    }
+
+    /// `setoption <name> [<value>]`, the UCCI form.
+    fn ucci_setoption(&mut self, words: &[&str]) {
+        let Some((name, value)) = words.split_first() else {
+            return self.out.error("setoption needs: setoption <name> [<value>]");
+        };
+        let name = name.to_ascii_lowercase();
+        let value = value.join(" ");
+        if self.running.is_some() {
+            return self.out.error(&format!("cannot change {name} during a search"));
+        }
+        let check = |v: &str| match v {
+            "true" | "on" => Ok(true),
+            "false" | "off" => Ok(false),
+            _ => Err(format!("option {name}: {v:?} is not true or false")),
+        };
+        let number = |lo: usize, hi: usize| match value.parse::<usize>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(format!("option {name}: {value:?} is not a number from {lo} to {hi}")),
+        };
+        let result = match name.as_str() {
+            "usemillisec" => check(&value).map(|b| self.millis = b),
+            "hashsize" => number(1, 32768).map(|mb| {
+                self.settings.hash_mb = mb;
+                self.tt = Arc::new(TranspositionTable::new(mb));
+            }),
+            "threads" => number(1, 256).map(|n| self.settings.threads = n),
+            "variant" => value.parse::<VariantSpec>().map_err(|e| e.to_string()).map(|v| {
+                self.settings.variant = v;
+                self.settings.variant_text = value.clone();
+            }),
+            "newgame" => {
+                self.tt.clear();
+                self.pos = Position::startpos();
+                self.bans.clear();
+                Ok(())
+            }
+            "ponder" | "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "promotion" | "idle"
+            | "pruning" | "knowledge" | "randomness" | "style" | "repetition" | "drawmoves" => Ok(()),
+            _ => Err(format!("unknown option {:?}", name.chars().take(40).collect::<String>())),
+        };
+        if let Err(e) = result {
+            self.out.error(&e);
+        }
+    }
+}
+
+/// Parses the words after a UCCI `go` into the UCI form, for the side `us`, with times in milliseconds
+/// (`millis`) or seconds; also says whether a draw was offered (`go draw`).
+pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, bool), String> {
+    let mut go = Go::default();
+    let mut words = words;
+    let mut draw = false;
+    match words.first() {
+        Some(&"ponder") => {
+            go.ponder = true;
+            words = &words[1..];
+        }
+        Some(&"draw") => {
+            draw = true;
+            words = &words[1..];
+        }
+        _ => {}
+    }
+    let unit = if millis { 1 } else { 1000 };
+    let number = |i: usize, name: &str| -> Result<u64, String> {
+        let v = words.get(i).ok_or_else(|| format!("go {name} needs a value"))?;
+        v.parse::<u64>().map_err(|_| format!("go {name}: {v:?} is not a number"))
+    };
+    let (mine, theirs) = match us {
+        Color::Red => ((&mut go.wtime, &mut go.winc), (&mut go.btime, &mut go.binc)),
+        Color::Black => ((&mut go.btime, &mut go.binc), (&mut go.wtime, &mut go.winc)),
+    };
+    let mut i = 0;
+    match words.first() {
+        None | Some(&"infinite") => go.infinite = true,
+        Some(&"depth") if words.get(1) == Some(&"infinite") => go.infinite = true,
+        Some(&"depth") => go.depth = Some(number(1, "depth")?.clamp(1, 120) as u32),
+        Some(&"nodes") => go.nodes = Some(number(1, "nodes")?.max(1)),
+        Some(&"time") => {
+            *mine.0 = Some(number(1, "time")? * unit);
+            i = 2;
+            while i < words.len() {
+                let w = words[i];
+                let v = number(i + 1, w)?;
+                match w {
+                    "movestogo" => go.movestogo = Some(v.max(1)),
+                    "increment" => *mine.1 = Some(v * unit),
+                    "opptime" => *theirs.0 = Some(v * unit),
+                    "oppincrement" => *theirs.1 = Some(v * unit),
+                    "oppmovestogo" => {}
+                    other => return Err(format!("unknown go parameter {other:?}")),
+                }
+                i += 2;
+            }
+        }
+        Some(other) => return Err(format!("unknown go mode {other:?}")),
+    }
+    if i == 0 && words.len() > 2 {
+        return Err(format!("unexpected {:?} after go {}", words[2], words[0]));
+    }
+    Ok((go, draw))
+}
+
+/// The final UCCI answer: `bestmove` from the best line that is not banned (with `draw` when a draw was offered and
+/// the line's score is not positive), or `nobestmove`.
+fn ucci_bestmove(line: Option<&Line<Move>>, draw_offered: bool) -> String {
+    let Some(line) = line else { return "nobestmove".to_owned() };
+    let mut s = format!("bestmove {}", line.pv[0]);
+    if let Some(p) = line.pv.get(1) {
+        s.push_str(&format!(" ponder {p}"));
+    }
+    if draw_offered && line.score <= 0 {
+        s.push_str(" draw");
+    }
+    s
+}
+
+/// The UCCI `pophash` answer for `pos` from the table.
+fn probe(tt: &TranspositionTable, pos: &Position) -> String {
+    let Some(hit) = tt.probe(pos.key(), 0) else { return "pophash".to_owned() };
+    let mut s = "pophash".to_owned();
+    if let Some(m) = Move::from_raw(hit.mv).filter(|&m| pos.is_legal(m)) {
+        s.push_str(&format!(" bestmove {m}"));
+    }
+    if matches!(hit.bound, Bound::Lower | Bound::Exact) {
+        s.push_str(&format!(" lowerbound {} depth {}", hit.score, hit.depth));
+    }
+    if matches!(hit.bound, Bound::Upper | Bound::Exact) {
+        s.push_str(&format!(" upperbound {} depth {}", hit.score, hit.depth));
+    }
+    s
+}
+
+/// UCCI `info` lines: depth, score and the best line that is not banned; time and nodes.
+fn report_ucci(out: &Output, r: &SearchResult<Move>, sig: &Signals, bans: &[Move], start: Instant) {
+    let nodes = sig.nodes.load(Ordering::Relaxed).max(r.stats.total_nodes());
+    if let Some(line) = r.lines.iter().find(|l| l.pv.first().is_some_and(|m| !bans.contains(m))) {
+        let pv: Vec<String> = line.pv.iter().map(Move::to_string).collect();
+        out.line(&format!("info depth {} score {} pv {}", r.depth, line.score, pv.join(" ")));
+    }
+    out.line(&format!("info time {} nodes {nodes}", start.elapsed().as_millis()));
 }
 
 /// Parses the words after `position`.
@@ -487,6 +774,29 @@ mod tests {
         let go = Go { movetime: Some(500), ..Go::default() };
         assert_eq!(go.time_limits(Color::Black, overhead), (None, Some(Duration::from_millis(490))));
         assert_eq!(Go::default().time_limits(Color::Red, overhead), (None, None));
+    }
+
+    #[test]
+    fn ucci_go_maps_onto_the_side_to_move() {
+        fn w(t: &str) -> Vec<&str> {
+            t.split_whitespace().collect()
+        }
+        let (go, draw) =
+            parse_ucci_go(&w("time 5000 increment 100 opptime 4000 oppincrement 100"), true, Color::Black).unwrap();
+        assert!(!draw);
+        assert_eq!((go.btime, go.binc, go.wtime, go.winc), (Some(5000), Some(100), Some(4000), Some(100)));
+        // Seconds unless usemillisec.
+        let (go, _) = parse_ucci_go(&w("time 30 movestogo 10"), false, Color::Red).unwrap();
+        assert_eq!((go.wtime, go.movestogo, go.btime), (Some(30_000), Some(10), None));
+        let (go, draw) = parse_ucci_go(&w("draw depth 6"), true, Color::Red).unwrap();
+        assert!(draw && go.depth == Some(6));
+        let (go, _) = parse_ucci_go(&w("ponder nodes 700"), true, Color::Red).unwrap();
+        assert!(go.ponder && go.nodes == Some(700));
+        assert!(parse_ucci_go(&[], true, Color::Red).unwrap().0.infinite);
+        assert!(parse_ucci_go(&w("depth infinite"), true, Color::Red).unwrap().0.infinite);
+        for bad in ["depth", "nodes x", "time 5 bogus 3", "wtime 5", "depth 5 nodes 7", "time 5 movestogo"] {
+            assert!(parse_ucci_go(&w(bad), true, Color::Red).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,0 +1,156 @@
+//! A UCCI session through the binary, as ElephantEye's GUIs drive it: the `ucci` switch, UCCI options, `banmoves`,
+//! `go time ... movestogo`, `go draw`, pondering with `ponderhit draw`, `probe`/`pophash`, `stop` when idle, and
+//! `quit` answered by `bye`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+use xiangqi_core::Position;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that satisfies `done`; panics after ten seconds.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let end = Instant::now() + Duration::from_secs(10);
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(end.saturating_duration_since(Instant::now())) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("timed out; saw {seen:?}"),
+            }
+        }
+    }
+
+    /// The words of the final answer of a search (`bestmove ...` or `nobestmove`).
+    fn answer(&mut self) -> Vec<String> {
+        let lines = self.until(|l| l.starts_with("bestmove") || l == "nobestmove");
+        lines.last().unwrap().split_whitespace().map(str::to_owned).collect()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn ucci_handshake_search_bans_and_bye() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hello = e.until(|l| l == "ucciok");
+    assert!(hello[0].starts_with("id name xiangqi"));
+    assert!(hello.iter().any(|l| l == "option usemillisec type check default true"));
+    assert!(hello.iter().any(|l| l.starts_with("option hashsize type spin")));
+    e.send("setoption usemillisec true");
+    e.send("setoption hashsize 8");
+    e.send("setoption usebook false");
+    e.send("setoption nosuchoption 3");
+    assert!(e.until(|l| l.starts_with("info string error")).last().unwrap().contains("nosuchoption"));
+    e.send("isready");
+    e.until(|l| l == "readyok");
+
+    // The best reply to the central cannon at depth 4, then the same search with it banned.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 4 score ") && l.contains(" pv ")));
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_owned();
+    let mut pos = Position::startpos();
+    pos.play("h2e2").unwrap();
+    assert!(pos.parse_move(&best).is_ok());
+    e.send(&format!("banmoves {best} h9g7"));
+    e.send("go depth 4");
+    let answer = e.answer();
+    assert_eq!(answer[0], "bestmove");
+    assert!(answer[1] != best && answer[1] != "h9g7" && pos.parse_move(&answer[1]).is_ok(), "{answer:?}");
+    // `position` clears the bans: the first answer comes back.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    assert_eq!(e.answer()[1], best);
+    // The table knows the position just searched.
+    e.send("probe startpos moves h2e2");
+    let pophash = e.until(|l| l.starts_with("pophash")).pop().unwrap();
+    assert!(pophash.starts_with(&format!("pophash bestmove {best} ")) && pophash.contains(" depth "), "{pophash}");
+    e.send("probe fen 4k4/9/9/9/9/9/9/9/9/3K5 w");
+    assert_eq!(e.until(|l| l.starts_with("pophash")).pop().unwrap(), "pophash");
+
+    // A time limit with movestogo, in milliseconds.
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go time 300 movestogo 1 opptime 300");
+    assert_eq!(e.answer()[0], "bestmove");
+    assert!(start.elapsed() < Duration::from_secs(3));
+    // With every legal move banned there is nothing to play.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/4A4/4K4 w");
+    e.send("banmoves e0f0 e1d0 e1f0 e1d2 e1f2");
+    e.send("go depth 3");
+    assert_eq!(e.answer(), ["nobestmove"]);
+
+    // A draw offer in a lost position is accepted; `stop` with no search gives `nobestmove`.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/4A4/4K4 b");
+    e.send("go draw depth 3");
+    let answer = e.answer();
+    assert_eq!(answer.last().unwrap(), "draw", "{answer:?}");
+    e.send("stop");
+    assert_eq!(e.until(|l| l == "nobestmove").len(), 1);
+
+    // Pondering waits for ponderhit; `ponderhit draw` offers a draw the engine may take.
+    e.send("position startpos");
+    e.send("go ponder time 200 opptime 200");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let seen = e.until(|l| l == "readyok");
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
+    e.send("ponderhit");
+    assert_eq!(e.answer()[0], "bestmove");
+
+    e.send("go nodes x");
+    assert!(e.until(|l| l.starts_with("info string error")).last().unwrap().contains("not a number"));
+    e.send("quit");
+    e.until(|l| l == "bye");
+    let end = Instant::now() + Duration::from_secs(5);
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < end, "the engine did not exit after bye");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
