@@ -220,6 +220,32 @@ pub(crate) static FILE_OF: [Bitboard; 90] = {
     t
 };
 
+/// The rank and the file of each point, as one mask (the point included).
+pub(crate) static LINES_OF: [Bitboard; 90] = {
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = Bitboard(FILE_A << (i % 9) | 0x1FF << (i / 9 * 9));
+        i += 1;
+    }
+    t
+};
+
+/// For a king of each colour on each point, where enemy cannons can score against it: its file, and its rank
+/// when it stands on its back rank (the bottom cannon).
+pub(crate) static CANNON_LINES: [[Bitboard; 90]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 90]; 2];
+    let mut i = 0;
+    while i < 90 {
+        let file = FILE_A << (i % 9);
+        let rank = 0x1FF << (i / 9 * 9);
+        t[0][i] = Bitboard(if i / 9 == 0 { file | rank } else { file });
+        t[1][i] = Bitboard(if i / 9 == 9 { file | rank } else { file });
+        i += 1;
+    }
+    t
+};
+
 /// `b.count()` in fewer instructions than `u128::count_ones` without `popcnt` (which counts each half to the end):
 /// the two halves' 2-bit counts are added (at most 8 per nibble) before the bytes are summed.
 #[inline(always)]
@@ -361,6 +387,12 @@ mod tests {
         }
         for sq in Square::all() {
             assert_eq!(FILE_OF[sq.index()], Bitboard::file(sq.file()));
+            assert_eq!(LINES_OF[sq.index()], Bitboard::file(sq.file()) | Bitboard::rank(sq.rank()));
+            for (color, back) in [(Color::Red, xiangqi_core::Rank::R0), (Color::Black, xiangqi_core::Rank::R9)] {
+                let expected =
+                    Bitboard::file(sq.file()) | if sq.rank() == back { Bitboard::rank(back) } else { Bitboard::EMPTY };
+                assert_eq!(CANNON_LINES[color.index()][sq.index()], expected);
+            }
             let one = Bitboard::from_square(sq);
             assert_eq!((count_up_to_two(one), exactly_two(one)), (1, false));
             assert_eq!(sparse_count(one.0 as u64), (sq.index() < 64) as u32);

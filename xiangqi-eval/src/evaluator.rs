@@ -205,8 +205,6 @@ const PALACE_ZONE_W: [u64; 2] =
 const NOT_FILE_I_W: [u64; 2] = [!bits::half_window(Color::Red, FILE_I), !bits::half_window(Color::Black, FILE_I)];
 /// Each side's palace centre.
 const PALACE_CENTRE: [Square; 2] = [Square::new(File::E, Rank::R1), Square::new(File::E, Rank::R8)];
-/// Each side's back rank.
-const BACK_RANK: [Rank; 2] = [Rank::R0, Rank::R9];
 
 /// The rank of `sq` counted from `color`'s back rank.
 #[inline(always)]
@@ -552,14 +550,11 @@ impl Evaluator {
         // Cannons against the king.
         let cannons = pos.pieces(us, PieceKind::Cannon);
         if cannons.any() {
-            let king_file = bits::FILE_OF[enemy_king.index()];
             // Only cannons on the king's file, or on its rank when it stands on its back rank, score.
-            let mut aligned = cannons & king_file;
-            if enemy_king.rank() == BACK_RANK[t] {
-                aligned |= cannons & Bitboard::rank(enemy_king.rank());
-            }
+            let aligned = cannons & bits::CANNON_LINES[t][enemy_king.index()];
             let mut s = Packed::ZERO;
             for sq in aligned {
+                let king_file = bits::FILE_OF[enemy_king.index()];
                 let screens = between(sq, enemy_king) & all;
                 if king_file.contains(sq) {
                     if screens.is_empty() {
@@ -588,7 +583,7 @@ impl Evaluator {
             let all_soldiers = pos.kind_bb(PieceKind::Soldier);
             let pinnable = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
             // Only a chariot on the king's rank or file can pin.
-            let king_lines = bits::FILE_OF[enemy_king.index()] | Bitboard::rank(enemy_king.rank());
+            let king_lines = bits::LINES_OF[enemy_king.index()];
             let mut s = Packed::ZERO;
             let mut mobility = 0;
             bits::for_each_point(chariots, |i| {
