@@ -287,3 +287,36 @@ fn bad_input_is_refused_before_any_game() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sprt_stops_the_match_when_a_bound_is_crossed() {
+    // Move ordering is worth hundreds of Elo at 1000 nodes: H1 (+150) is accepted long before 30 games. Fixed nodes
+    // on one thread make the games the same every run.
+    let out = run(&[
+        "--engine",
+        &format!("cmd={XQ}"),
+        "name=engine",
+        "--engine",
+        &format!("cmd={XQ}"),
+        "name=no-order",
+        "option.Variant=engine+no-order",
+        "--nodes",
+        "1000",
+        "--games",
+        "30",
+        "--sprt",
+        "elo0=0",
+        "elo1=150",
+        "--json",
+    ]);
+    let s = summary(&out);
+    let sprt = &s["sprt"];
+    assert_eq!(sprt["result"], "H1", "{s}");
+    let decided_at = sprt["decided_at_games"].as_u64().unwrap();
+    let games = s["games"].as_u64().unwrap();
+    // Only a game already under way is played after the decision.
+    assert!(decided_at < 30 && games <= decided_at + 1, "{s}");
+    assert!(sprt["decided_llr"].as_f64().unwrap() >= sprt["upper_bound"].as_f64().unwrap());
+    let upper = (0.95f64 / 0.05).ln();
+    assert!((sprt["upper_bound"].as_f64().unwrap() - upper).abs() < 1e-12);
+}

@@ -14,6 +14,12 @@
 //! restarted for the next. Every move is checked with `xiangqi_core::Game`, which also ends the game by the rules
 //! (mate, stalemate, repetition with perpetual check or chase, the 60-move rule, insufficient material); resign and
 //! draw adjudication by score are optional. The schedule, the openings, Elo and the SPRT are in the submodules.
+//!
+//! The reasons a game ends by, as the summary counts them: the rules' `checkmate`, `stalemate`, `perpetual-check`,
+//! `perpetual-chase`, `repetition`, `move-limit`, `insufficient-material`; an engine's fault: `illegal-move`,
+//! `no-move` (`bestmove (none)` or UCCI `nobestmove` while the rules say the game goes on: ElephantEye answers so
+//! when it judges a draw by its own rules), `crash`, `timeout`, `disconnect`; `resign` (UCCI `bestmove ... resign`);
+//! `adjudication-resign`, `adjudication-draw`.
 
 pub mod elo;
 pub mod engine;
@@ -215,6 +221,9 @@ fn status_line(s: &Summary, settings: &MatchSettings) -> String {
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, s.sprt) {
         let (lo, hi) = sprt.bounds();
         line.push_str(&format!(", LLR {llr:.2} ({lo:.2}, {hi:.2})"));
+        if let Some((_, _, state)) = s.sprt_decision {
+            line.push_str(&format!(" {state} accepted"));
+        }
     }
     line
 }
@@ -245,9 +254,11 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
     });
     if let (Some(sprt), Some((llr, state))) = (settings.sprt, s.sprt) {
         let (lo, hi) = sprt.bounds();
+        let decision = s.sprt_decision;
         obj["sprt"] = serde_json::json!({
             "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-            "llr": llr, "llr_trinomial": s.first.llr(sprt.elo0, sprt.elo1), "lower_bound": lo, "upper_bound": hi, "result": state.to_string(),
+            "llr": llr, "llr_trinomial": s.first.llr(sprt.elo0, sprt.elo1), "lower_bound": lo, "upper_bound": hi, "result": decision.map_or(state, |d| d.2).to_string(),
+            "decided_at_games": decision.map(|d| d.0), "decided_llr": decision.map(|d| d.1),
         });
     }
     obj
@@ -311,6 +322,7 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     }
     let t = &summary.first;
     let (elo, err) = t.elo();
+    let elo = elo + 0.0; // no "-0.0"
     writeln!(
         out,
         "{}: W {} D {} L {} of {} games, score {:.3}",
@@ -330,12 +342,12 @@ pub fn run(all: &MatchArgs) -> CmdResult {
             summary.pairs.counts
         )?;
     }
-    if let (Some(sprt), Some((llr, state))) = (settings.sprt, summary.sprt) {
+    if let (Some(sprt), Some((llr, _))) = (settings.sprt, summary.sprt) {
         let (lo, hi) = sprt.bounds();
-        let verdict = match state {
-            SprtState::AcceptH1 => "H1 accepted",
-            SprtState::AcceptH0 => "H0 accepted",
-            SprtState::Continue => "no decision",
+        let verdict = match summary.sprt_decision {
+            Some((games, at, SprtState::AcceptH1)) => format!("H1 accepted after {games} games (LLR {at:.3})"),
+            Some((games, at, _)) => format!("H0 accepted after {games} games (LLR {at:.3})"),
+            None => "no decision".to_owned(),
         };
         writeln!(
             out,

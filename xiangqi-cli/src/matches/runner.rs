@@ -175,8 +175,11 @@ pub struct Summary {
     pub reasons: BTreeMap<String, u64>,
     /// Engine processes restarted after a crash, timeout or disconnect.
     pub restarts: usize,
-    /// The SPRT's last LLR and decision.
+    /// The SPRT's last LLR and what it says.
     pub sprt: Option<(f64, SprtState)>,
+    /// When the SPRT first crossed a bound: the games counted then, the LLR, the decision. Games already under way
+    /// finish and are counted after it, so the final LLR may move back inside the bounds; the decision stands.
+    pub sprt_decision: Option<(u64, f64, SprtState)>,
 }
 
 /// Plays the match, calling `on_game` with each finished game and the totals so far (in the order games finish).
@@ -246,7 +249,8 @@ pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&GameRecord, &Summa
                 let llr = summary.pairs.llr(sprt.elo0, sprt.elo1);
                 let state = sprt.state(llr);
                 summary.sprt = Some((llr, state));
-                if state != SprtState::Continue {
+                if state != SprtState::Continue && summary.sprt_decision.is_none() {
+                    summary.sprt_decision = Some((summary.first.games(), llr, state));
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -403,8 +407,8 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
             break;
         }
         let Some(text) = bm.mv else {
-            end =
-                Some((Some(!us), "illegal-move".to_owned(), format!("{} gives no move in a live position", name(us))));
+            let detail = format!("{} gives no move (nobestmove) in a live position", name(us));
+            end = Some((Some(!us), "no-move".to_owned(), detail));
             break;
         };
         match game.play(&text) {
