@@ -320,3 +320,23 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
     let upper = (0.95f64 / 0.05).ln();
     assert!((sprt["upper_bound"].as_f64().unwrap() - upper).abs() < 1e-12);
 }
+
+#[test]
+fn score_adjudication_ends_games() {
+    let base = |extra: &[&str]| {
+        let engine = format!("cmd={XQ}");
+        let mut args = vec!["--engine", &engine, "name=a", "--engine", &engine, "name=b", "--nodes", "300"];
+        args.extend(["--games", "2", "--json"]);
+        args.extend(extra);
+        summary(&run(&args))
+    };
+    // Every score is within a million centipawns of 0: the game is drawn once both sides have moved.
+    let s = base(&["--draw", "movenumber=1", "movecount=1", "score=1000000"]);
+    assert_eq!(s["reasons"]["adjudication-draw"], 2, "{s}");
+    assert_eq!(s["draws"], 2);
+    // A side that sees itself at 0 or worse resigns at once: somebody does in each game.
+    let s = base(&["--resign", "movecount=1", "score=0"]);
+    let reasons = s["reasons"].as_object().unwrap();
+    assert_eq!(reasons.get("adjudication-resign").and_then(|v| v.as_u64()), Some(2), "{s}");
+    assert_eq!(s["draws"], 0);
+}
