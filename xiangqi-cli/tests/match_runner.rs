@@ -171,7 +171,8 @@ fn self_play_match_ends_by_rules_and_replays() {
 #[test]
 fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
     let dir = temp_dir("fakes");
-    // e0e5 is never legal (a king moves one point); the crasher exits when asked to move; the sleeper never answers.
+    // e0e5 is never legal (a king moves one point); the crasher exits when asked to move; the sleeper never answers;
+    // the mute one answers `bestmove` without a move.
     let cases = [
         (
             "illegal",
@@ -180,6 +181,7 @@ fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
         ),
         ("crash", fake_engine(&dir, "crash", "exit 3"), "crash"),
         ("hang", fake_engine(&dir, "hang", ":"), "timeout"),
+        ("mute", fake_engine(&dir, "mute", "echo bestmove"), "no-move"),
     ];
     for (name, path, reason) in cases {
         let pgn = dir.join(format!("{name}.pgn"));
@@ -206,7 +208,7 @@ fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
         let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
         assert_eq!(games.len(), 4);
         assert!(games.iter().all(|g| g.header("Termination") == reason));
-        if name != "illegal" {
+        if matches!(name, "crash" | "hang") {
             // Every game after the first needed a new process.
             assert!(s["restarts"].as_u64().unwrap() >= 3, "{name}: {s}");
         }

@@ -305,7 +305,7 @@ impl EngineProcess {
                 Some(&"bestmove") => {
                     let mv =
                         words.get(1).filter(|m| !matches!(**m, "(none)" | "0000" | "none")).map(|m| (*m).to_owned());
-                    let resign = words[2..].contains(&"resign");
+                    let resign = words.get(2..).is_some_and(|rest| rest.contains(&"resign"));
                     return Ok(BestMove { mv, score, resign, elapsed: start.elapsed() });
                 }
                 _ => {}
