@@ -322,6 +322,11 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self
     }
 
+    /// Gives the searcher a transposition table in place (see [`Searcher::with_tt`]).
+    pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = Some(tt);
+    }
+
     /// Sets the run-time options.
     pub fn with_options(mut self, options: SearchOptions) -> Self {
         self.options = options;

@@ -253,6 +253,25 @@ impl fmt::Display for VariantSpec {
     }
 }
 
+/// One monomorphized run. Kept out of line so that the dispatch's dozens of arms do not each reserve room for a
+/// searcher on the caller's stack (in unoptimised builds that alone overflowed an 8 MB stack).
+#[inline(never)]
+fn run_variant<G: Game, E: Evaluator<G>, W: Observer<G>, V: Variant>(
+    game: G,
+    eval: E,
+    limits: &Limits,
+    setup: &RunSetup,
+    options: SearchOptions,
+    on_iteration: impl FnMut(&SearchResult<G::Move>),
+) -> (SearchResult<G::Move>, W) {
+    let mut s = Box::new(Searcher::<G, E, V, W>::new(game, eval).with_options(options));
+    if V::Extras::ENABLED {
+        s.set_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
+    }
+    let r = s.search_with(limits, on_iteration);
+    (r, std::mem::take(&mut s.observer))
+}
+
 /// What a run gets besides the game and the evaluator: a transposition table (used by the engine's additions) and
 /// the run-time options (the spec's own, unless replaced).
 #[derive(Clone, Default)]
@@ -292,14 +311,9 @@ impl VariantSpec {
     ) -> (SearchResult<G::Move>, W) {
         let options = setup.options.unwrap_or(self.options);
         macro_rules! go {
-            ($v:ty) => {{
-                let mut s = Searcher::<G, E, $v, W>::new(game, eval).with_options(options);
-                if <$v as Variant>::Extras::ENABLED {
-                    s = s.with_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
-                }
-                let r = s.search_with(limits, on_iteration);
-                (r, s.observer)
-            }};
+            ($v:ty) => {
+                run_variant::<G, E, W, $v>(game, eval, limits, setup, options, on_iteration)
+            };
         }
         macro_rules! order {
             ($f:ty, $l:ty, $n:ty, $c:ty, $x:ty) => {
