@@ -227,10 +227,11 @@ pub struct Evaluator {
     weights: Weights,
     /// Part of `weights`, packed.
     packed: PackedWeights,
-    /// Piece-square bonuses expanded to the 90 points, `[color][kind][square]`; Black's are Red's turned.
-    pst: [[[Score; Square::NUM]; 7]; 2],
+    /// Piece-square bonuses expanded to the 90 points, `[color][kind][square]`; Black's are Red's turned. On the
+    /// heap, as the next table: an `Evaluator` stays small to move and to embed (a search keeps one per variant).
+    pst: Box<[[[Score; Square::NUM]; 7]; 2]>,
     /// The same, packed.
-    pst_packed: [[[Packed; Square::NUM]; 7]; 2],
+    pst_packed: Box<[[[Packed; Square::NUM]; 7]; 2]>,
     phase_max: i32,
     attack_max: i32,
     fingerprint: u64,
@@ -257,7 +258,7 @@ impl std::fmt::Debug for Evaluator {
 impl Evaluator {
     /// An evaluator with `weights`. A non-positive `attack_max` counts as 1; so does a phase total of zero.
     pub fn new(weights: Weights) -> Evaluator {
-        let mut pst = [[[Score::ZERO; Square::NUM]; 7]; 2];
+        let mut pst = Box::new([[[Score::ZERO; Square::NUM]; 7]; 2]);
         for color in Color::ALL {
             for kind in PieceKind::ALL {
                 for sq in Square::all() {
@@ -278,7 +279,7 @@ impl Evaluator {
             phase_max: phase_max.max(1),
             attack_max: weights.attack_max.max(1),
             packed: PackedWeights::new(&weights),
-            pst_packed: pst.map(|by_kind| by_kind.map(|by_square| by_square.map(Packed::new))),
+            pst_packed: Box::new(pst.map(|by_kind| by_kind.map(|by_square| by_square.map(Packed::new)))),
             weights,
             pst,
             fingerprint,
