@@ -363,7 +363,7 @@ impl Evaluator {
             let tables = &self.pst_packed[c];
             let mut pst = Packed::ZERO;
             let mut counts = [0i32; 7];
-            bits::for_each_point(pos.color_bb(color), |i| {
+            bits::for_each_point_unrolled(pos.color_bb(color), |i| {
                 if let Some(p) = Square::from_index(i).and_then(|sq| pos.piece_at(sq)) {
                     pst += tables[p.kind.index()][i];
                     counts[p.kind.index()] += 1;
