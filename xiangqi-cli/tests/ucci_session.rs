@@ -2,74 +2,29 @@
 //! `go time ... movestogo`, `go draw`, pondering with `ponderhit draw`, `probe`/`pophash`, `stop` when idle, and
 //! `quit` answered by `bye`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
+
+#[path = "support/engine_process.rs"]
+mod engine_process;
+use engine_process::Engine;
 use xiangqi_core::Position;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, lines }
-    }
-
-    fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
+/// UCCI helpers on top of the shared process harness.
+trait Ucci {
     /// Lines up to and including the first that satisfies `done`; panics after ten seconds.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let end = Instant::now() + Duration::from_secs(10);
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(end.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("timed out; saw {seen:?}"),
-            }
-        }
-    }
-
+    fn within(&mut self, done: impl Fn(&str) -> bool) -> Vec<String>;
     /// The words of the final answer of a search (`bestmove ...` or `nobestmove`).
-    fn answer(&mut self) -> Vec<String> {
-        let lines = self.until(|l| l.starts_with("bestmove") || l == "nobestmove");
-        lines.last().unwrap().split_whitespace().map(str::to_owned).collect()
-    }
+    fn answer(&mut self) -> Vec<String>;
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl Ucci for Engine {
+    fn within(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        self.until(Duration::from_secs(10), done)
+    }
+
+    fn answer(&mut self) -> Vec<String> {
+        let lines = self.within(|l| l.starts_with("bestmove") || l == "nobestmove");
+        lines.last().unwrap().split_whitespace().map(str::to_owned).collect()
     }
 }
 
@@ -77,7 +32,7 @@ impl Drop for Engine {
 fn ucci_handshake_search_bans_and_bye() {
     let mut e = Engine::start();
     e.send("ucci");
-    let hello = e.until(|l| l == "ucciok");
+    let hello = e.within(|l| l == "ucciok");
     assert!(hello[0].starts_with("id name xiangqi"));
     assert!(hello.iter().any(|l| l == "option usemillisec type check default true"));
     assert!(hello.iter().any(|l| l.starts_with("option hashsize type spin")));
@@ -85,14 +40,14 @@ fn ucci_handshake_search_bans_and_bye() {
     e.send("setoption hashsize 8");
     e.send("setoption usebook false");
     e.send("setoption nosuchoption 3");
-    assert!(e.until(|l| l.starts_with("info string error")).last().unwrap().contains("nosuchoption"));
+    assert!(e.within(|l| l.starts_with("info string error")).last().unwrap().contains("nosuchoption"));
     e.send("isready");
-    e.until(|l| l == "readyok");
+    e.within(|l| l == "readyok");
 
     // The best reply to the central cannon at depth 4, then the same search with it banned.
     e.send("position startpos moves h2e2");
     e.send("go depth 4");
-    let lines = e.until(|l| l.starts_with("bestmove"));
+    let lines = e.within(|l| l.starts_with("bestmove"));
     assert!(lines.iter().any(|l| l.starts_with("info depth 4 score ") && l.contains(" pv ")));
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_owned();
     let mut pos = Position::startpos();
@@ -109,10 +64,10 @@ fn ucci_handshake_search_bans_and_bye() {
     assert_eq!(e.answer()[1], best);
     // The table knows the position just searched.
     e.send("probe startpos moves h2e2");
-    let pophash = e.until(|l| l.starts_with("pophash")).pop().unwrap();
+    let pophash = e.within(|l| l.starts_with("pophash")).pop().unwrap();
     assert!(pophash.starts_with(&format!("pophash bestmove {best} ")) && pophash.contains(" depth "), "{pophash}");
     e.send("probe fen 4k4/9/9/9/9/9/9/9/9/3K5 w");
-    assert_eq!(e.until(|l| l.starts_with("pophash")).pop().unwrap(), "pophash");
+    assert_eq!(e.within(|l| l.starts_with("pophash")).pop().unwrap(), "pophash");
 
     // A time limit with movestogo, in milliseconds.
     e.send("position startpos");
@@ -132,22 +87,22 @@ fn ucci_handshake_search_bans_and_bye() {
     let answer = e.answer();
     assert_eq!(answer.last().unwrap(), "draw", "{answer:?}");
     e.send("stop");
-    assert_eq!(e.until(|l| l == "nobestmove").len(), 1);
+    assert_eq!(e.within(|l| l == "nobestmove").len(), 1);
 
     // Pondering waits for ponderhit; `ponderhit draw` offers a draw the engine may take.
     e.send("position startpos");
     e.send("go ponder time 200 opptime 200");
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
-    let seen = e.until(|l| l == "readyok");
+    let seen = e.within(|l| l == "readyok");
     assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
     e.send("ponderhit");
     assert_eq!(e.answer()[0], "bestmove");
 
     e.send("go nodes x");
-    assert!(e.until(|l| l.starts_with("info string error")).last().unwrap().contains("not a number"));
+    assert!(e.within(|l| l.starts_with("info string error")).last().unwrap().contains("not a number"));
     e.send("quit");
-    e.until(|l| l == "bye");
+    e.within(|l| l == "bye");
     let end = Instant::now() + Duration::from_secs(5);
     while e.child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < end, "the engine did not exit after bye");

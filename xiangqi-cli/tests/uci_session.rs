@@ -1,89 +1,12 @@
 //! A UCI session driven through the binary's standard input and output, as a GUI would: every command, the error
 //! cases, `isready` and `stop` during `go infinite`, pondering, MultiPV and options.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    /// The binary run without arguments: it speaks UCI.
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, lines }
-    }
-
-    fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`; panics after `timeout`.
-    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let end = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("timed out; saw {seen:?}"),
-            }
-        }
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        self.until(Duration::from_secs(10), |l| l == "readyok");
-    }
-
-    fn bestmove(&mut self, timeout: Duration) -> (Vec<String>, String) {
-        let lines = self.until(timeout, |l| l.starts_with("bestmove"));
-        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_owned();
-        (lines, best)
-    }
-
-    /// The engine's current FEN, from the `d` command.
-    fn fen(&mut self) -> String {
-        self.send("d");
-        let lines = self.until(Duration::from_secs(5), |l| l.starts_with("Fen: "));
-        lines.last().unwrap()["Fen: ".len()..].to_owned()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-    }
-}
+#[path = "support/engine_process.rs"]
+mod engine_process;
+use engine_process::Engine;
 
 #[test]
 fn handshake_lists_the_options() {
