@@ -310,17 +310,35 @@ impl Evaluator {
     /// ```
     #[inline]
     pub fn evaluate_lazy(&self, pos: &Position, acc: &Accumulator, alpha: i32, beta: i32) -> i32 {
+        self.lazy_bound(pos, acc, alpha, beta).unwrap_or_else(|| self.evaluate_psq(pos, acc.state(), acc.surplus()))
+    }
+
+    /// The lazy half of [`Evaluator::evaluate_lazy`]: `Some(bound)` when material and piece-square sums alone put
+    /// the score more than the lazy margin outside `[alpha, beta]`, `None` when the full evaluation is needed (which
+    /// a caller may then take from an [`crate::EvalCache`]).
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_eval::{Accumulator, Evaluator};
+    /// let eval = Evaluator::default();
+    /// let pos = Position::startpos();
+    /// let acc = Accumulator::new(&eval, &pos);
+    /// assert_eq!(eval.lazy_bound(&pos, &acc, -100, 100), None);
+    /// assert!(eval.lazy_bound(&pos, &acc, 5_000, 5_001).is_some_and(|b| b < 5_000));
+    /// ```
+    #[inline(always)]
+    pub fn lazy_bound(&self, pos: &Position, acc: &Accumulator, alpha: i32, beta: i32) -> Option<i32> {
         let st = acc.state();
         let (r, b) = (Color::Red.index(), Color::Black.index());
         let base = st.material[r] + st.pst[r] - st.material[b] - st.pst[b];
         let v = self.finish(pos.turn(), base, st.phase);
         if v + self.lazy_margin <= alpha {
-            return v + self.lazy_margin;
+            Some(v + self.lazy_margin)
+        } else if v - self.lazy_margin >= beta {
+            Some(v - self.lazy_margin)
+        } else {
+            None
         }
-        if v - self.lazy_margin >= beta {
-            return v - self.lazy_margin;
-        }
-        self.evaluate_psq(pos, st, acc.surplus())
     }
 
     /// The weights.

@@ -41,11 +41,13 @@
 
 mod accumulator;
 mod bits;
+mod cache;
 mod evaluator;
 mod score;
 mod weights;
 
 pub use accumulator::{Accumulator, PsqState};
+pub use cache::{EvalCache, DEFAULT_EVAL_CACHE_SLOTS};
 pub use evaluator::{Evaluator, Term, Trace, DEFAULT_LAZY_MARGIN};
 pub use score::Score;
 pub use weights::{Pst, Weights, WrongLength};
