@@ -125,12 +125,12 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     }
     alpha = alpha.max(stand_pat);
     let mut best = stand_pat;
-    let mut moves = MoveList::new();
-    s.game.generate(true, &mut moves);
+    let mut picker = MovePicker::new();
+    s.game.generate(true, picker.moves_mut());
     let game = &s.game;
     // The engine skips captures that likely lose material (negative keys); the pure quiescence searches them all.
     let prune_losing = V::Extras::ENABLED && s.options.qs_pruning;
-    let mut picker = MovePicker::keyed(moves, |m| game.capture_key(m));
+    picker.set_keys(|m| game.capture_key(m));
     let mut exit = Exit::Value;
     while let Some((m, key)) = picker.next_keyed() {
         if prune_losing && key < 0 {
@@ -390,15 +390,9 @@ pub trait OrderPolicy: 'static {
     type State;
     /// Creates the state for a game with `move_keys` distinct move keys.
     fn new_state(move_keys: usize) -> Self::State;
-    /// Hands out `moves` at `ply` in this policy's order; `hash_move` (a packed move from the transposition table,
-    /// 0 for none) goes first when the policy orders at all.
-    fn picker<G: Game>(
-        state: &Self::State,
-        game: &G,
-        moves: MoveList<G::Move>,
-        ply: usize,
-        hash_move: u16,
-    ) -> MovePicker<G::Move>;
+    /// Orders the moves of `picker` at `ply` by this policy; `hash_move` (a packed move from the transposition
+    /// table, 0 for none) goes first when the policy orders at all.
+    fn order<G: Game>(state: &Self::State, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16);
     /// Learns from a move that caused a beta cutoff at `ply` with `depth` remaining, after the quiet moves in
     /// `tried` failed to.
     fn on_cutoff<G: Game>(state: &mut Self::State, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]);
@@ -413,9 +407,7 @@ impl OrderPolicy for GenerationOrder {
     type State = ();
     fn new_state(_: usize) {}
     #[inline(always)]
-    fn picker<G: Game>(_: &(), _: &G, moves: MoveList<G::Move>, _: usize, _: u16) -> MovePicker<G::Move> {
-        MovePicker::unordered(moves)
-    }
+    fn order<G: Game>(_: &(), _: &G, _: &mut MovePicker<G::Move>, _: usize, _: u16) {}
     #[inline(always)]
     fn on_cutoff<G: Game>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize, _: &[G::Move]) {}
 }
@@ -448,20 +440,14 @@ impl OrderPolicy for Ordered {
     }
 
     #[inline]
-    fn picker<G: Game>(
-        state: &OrderState,
-        game: &G,
-        moves: MoveList<G::Move>,
-        ply: usize,
-        hash_move: u16,
-    ) -> MovePicker<G::Move> {
+    fn order<G: Game>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
         let killers = state.killers[ply.min(MAX_PLY)];
         let counter = game.last_move().map_or(usize::MAX, |p| state.counter[G::move_key(p)]);
-        MovePicker::keyed(moves, |m| {
+        picker.set_keys(|m| {
             if hash_move != 0 && G::encode_move(m) == hash_move {
                 return i32::MAX;
             }
-            let cap = game.capture_key(m);
+            let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
             if cap > 0 {
                 return 1 << 29 | cap;
             }
@@ -505,26 +491,61 @@ impl OrderPolicy for Ordered {
     }
 }
 
-/// Hands out moves one at a time. Keyed pickers select the largest key left (the first of equals, so generation
-/// order breaks ties): most nodes cut off after a move or two, so selecting lazily beats sorting the whole list.
+/// Hands out moves one at a time. Keyed pickers hand out the largest key left (the first of equals, so generation
+/// order breaks ties). Most nodes cut off after a move or two, so the first few moves are selected lazily; a node
+/// that goes on sorts what is left once (a stable insertion sort, which yields the same order selection would).
+///
+/// A picker is filled in place: the generator writes into [`MovePicker::moves_mut`] and the ordering policy
+/// into [`MovePicker::set_keys`], so the move list is never copied.
 pub struct MovePicker<M> {
     moves: MoveList<M>,
     keys: SmallVec<[i32; 128]>,
     next: usize,
+    sorted: bool,
+}
+
+/// How many moves a keyed picker selects one by one before it sorts the rest.
+const SELECTED_PICKS: usize = 3;
+
+impl<M: Copy> Default for MovePicker<M> {
+    fn default() -> Self {
+        MovePicker::new()
+    }
 }
 
 impl<M: Copy> MovePicker<M> {
+    /// An empty picker, to be filled through [`MovePicker::moves_mut`].
+    #[inline(always)]
+    pub fn new() -> MovePicker<M> {
+        MovePicker { moves: MoveList::new(), keys: SmallVec::new(), next: 0, sorted: false }
+    }
+
     /// Moves in the order given.
     #[inline(always)]
     pub fn unordered(moves: MoveList<M>) -> MovePicker<M> {
-        MovePicker { moves, keys: SmallVec::new(), next: 0 }
+        MovePicker { moves, keys: SmallVec::new(), next: 0, sorted: false }
     }
 
     /// Moves by decreasing `key`.
     #[inline]
     pub fn keyed(moves: MoveList<M>, key: impl Fn(M) -> i32) -> MovePicker<M> {
-        let keys = moves.iter().map(|&m| key(m)).collect();
-        MovePicker { moves, keys, next: 0 }
+        let mut p = MovePicker::unordered(moves);
+        p.set_keys(key);
+        p
+    }
+
+    /// The move list, for a generator to fill (before any move is handed out).
+    #[inline(always)]
+    pub fn moves_mut(&mut self) -> &mut MoveList<M> {
+        &mut self.moves
+    }
+
+    /// Orders the moves by decreasing `key` (before any move is handed out).
+    #[inline(always)]
+    pub fn set_keys(&mut self, key: impl Fn(M) -> i32) {
+        debug_assert_eq!(self.next, 0, "keys set after moves were handed out");
+        self.keys.clear();
+        self.keys.extend(self.moves.iter().map(|&m| key(m)));
     }
 
     /// How many moves in all.
@@ -560,21 +581,51 @@ impl<M: Copy> MovePicker<M> {
         if i >= self.moves.len() {
             return None;
         }
-        if !self.keys.is_empty() {
-            let mut best = i;
-            for j in i + 1..self.keys.len() {
-                if self.keys[j] > self.keys[best] {
-                    best = j;
-                }
-            }
-            if best != i {
-                // Rotate rather than swap, so that moves with equal keys keep their generation order.
-                self.moves[i..=best].rotate_right(1);
-                self.keys[i..=best].rotate_right(1);
+        if !self.keys.is_empty() && !self.sorted {
+            if i < SELECTED_PICKS {
+                self.select(i);
+            } else {
+                self.sort_rest(i);
             }
         }
         self.next += 1;
         Some(self.moves[i])
+    }
+
+    /// Brings the first of the largest keys in `i..` to `i`, keeping the others in order.
+    #[inline(always)]
+    fn select(&mut self, i: usize) {
+        let keys = &self.keys[..self.moves.len()];
+        let mut best = i;
+        for j in i + 1..keys.len() {
+            if keys[j] > keys[best] {
+                best = j;
+            }
+        }
+        if best != i {
+            // Rotate rather than swap, so that moves with equal keys keep their generation order.
+            self.moves[i..=best].rotate_right(1);
+            self.keys[i..=best].rotate_right(1);
+        }
+    }
+
+    /// Sorts `i..` by decreasing key, stably.
+    #[cold]
+    fn sort_rest(&mut self, i: usize) {
+        let n = self.moves.len();
+        let (moves, keys) = (&mut self.moves[..n], &mut self.keys[..n]);
+        for j in i + 1..n {
+            let (k, m) = (keys[j], moves[j]);
+            let mut p = j;
+            while p > i && keys[p - 1] < k {
+                keys[p] = keys[p - 1];
+                moves[p] = moves[p - 1];
+                p -= 1;
+            }
+            keys[p] = k;
+            moves[p] = m;
+        }
+        self.sorted = true;
     }
 }
 

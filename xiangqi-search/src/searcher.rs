@@ -565,14 +565,15 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// Fills `picker` with the moves of the node at `ply`, ordered by the variant's policy.
     #[inline(always)]
-    fn moves(&self, ply: usize, hash_move: u16) -> MovePicker<G::Move> {
-        let mut moves = MoveList::new();
-        self.game.generate(false, &mut moves);
+    fn moves(&self, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
+        let moves = picker.moves_mut();
+        self.game.generate(false, moves);
         if ply == 0 && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
         }
-        V::Order::picker(&self.order, &self.game, moves, ply, hash_move)
+        V::Order::order(&self.order, &self.game, picker, ply, hash_move);
     }
 
     #[inline(always)]
@@ -685,7 +686,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             return self.leave(ply, score, Exit::NullCutoff);
         }
 
-        let mut moves = self.moves(ply, hash_move);
+        let mut moves = MovePicker::new();
+        self.moves(&mut moves, ply, hash_move);
         if moves.is_empty() {
             let score = self.game.no_moves_score(ply);
             return self.leave(ply, score, Exit::NoMoves);
@@ -784,7 +786,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
             return sign * V::Leaf::leaf(self, a, b, ply);
         }
-        let mut moves = self.moves(ply, 0);
+        let mut moves = MovePicker::new();
+        self.moves(&mut moves, ply, 0);
         if moves.is_empty() {
             let score = self.game.no_moves_score(ply);
             return sign * self.leave(ply, score, Exit::NoMoves);
