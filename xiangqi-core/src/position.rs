@@ -556,6 +556,38 @@ impl Position {
         KingSafety { king: ksq, checkers, blockers, screen_points }
     }
 
+    /// When the side to move is in check, what a move other than the king's can answer it with: the points it must
+    /// reach (capturing the checker, or stepping between it and the king, onto the leg of a checking horse or
+    /// between a checking cannon and the king) and the origins whose pieces answer by leaving (a checking cannon's
+    /// screen). A necessary condition only: a move passing it still needs the full legality test. Not in check,
+    /// or in double check (where one move can block two lines), it filters nothing.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// // The red king on e0 is checked by the black chariot on i0, along the bottom rank.
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/R3K3r w").unwrap();
+    /// let (to, from) = pos.evasion_filter(&pos.king_safety());
+    /// assert!(to.contains("i0".parse().unwrap()) && from.is_empty());
+    /// ```
+    #[inline]
+    pub fn evasion_filter(&self, ks: &KingSafety) -> (Bitboard, Bitboard) {
+        if ks.checkers.count() != 1 {
+            return (Bitboard::FULL, Bitboard::EMPTY);
+        }
+        let c = ks.checkers.into_iter().next().expect("one checker");
+        let gap = between(ks.king, c);
+        match self.board[c.index()].map(|p| p.kind) {
+            Some(PieceKind::Cannon) => (gap | ks.checkers, gap & self.occupied()),
+            Some(PieceKind::Horse) => {
+                let leg = horse_attackers_by_leg(ks.king)
+                    .find(|(_, sources)| sources.contains(c))
+                    .map_or(Bitboard::EMPTY, |(leg, _)| Bitboard::from_square(leg));
+                (leg | ks.checkers, Bitboard::EMPTY)
+            }
+            _ => (gap | ks.checkers, Bitboard::EMPTY),
+        }
+    }
+
     /// Whether the pseudo-legal move `from -> to` of the side to move leaves its king safe, given `ks` from
     /// [`Position::king_safety`]. Exact for any pseudo-legal move.
     #[inline(always)]

@@ -67,6 +67,9 @@ fn generate_into<const CAPTURES: bool, const QUIETS: bool, S: Sink>(pos: &Positi
     let empty = if QUIETS { !pos.occupied() } else { Bitboard::EMPTY };
     let theirs = if CAPTURES { pos.color_bb(!us) } else { Bitboard::EMPTY };
     let in_check = ks.checkers.any();
+    // In check, a move other than the king's must reach one of `evade`, unless its piece is a checking cannon's
+    // screen: other moves need no legality test at all.
+    let (evade, screens) = if in_check { pos.evasion_filter(&ks) } else { (Bitboard::FULL, Bitboard::EMPTY) };
     for kind in [
         PieceKind::Chariot,
         PieceKind::Cannon,
@@ -79,7 +82,10 @@ fn generate_into<const CAPTURES: bool, const QUIETS: bool, S: Sink>(pos: &Positi
         let piece = Piece::new(us, kind);
         for from in pos.pieces(us, kind) {
             let reach = piece_reach(piece, from, occ);
-            let targets = (reach.quiet & empty) | (reach.capture & theirs);
+            let mut targets = (reach.quiet & empty) | (reach.capture & theirs);
+            if in_check && kind != PieceKind::King && !screens.contains(from) {
+                targets &= evade;
+            }
             if targets.is_empty() {
                 continue;
             }
