@@ -190,8 +190,20 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 /// The rank and the file through `sq`, without `sq`.
 #[inline(always)]
 pub fn lines(sq: Square) -> Bitboard {
-    (Bitboard::rank(sq.rank()) | Bitboard::file(sq.file())).without(sq)
+    LINES[sq.index()]
 }
+
+static LINES: [Bitboard; 90] = {
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut i = 0;
+    while i < 90 {
+        let rank = Bitboard::RANK_0.0 << (i / 9 * 9);
+        let file = Bitboard::FILE_A.0 << (i % 9);
+        t[i] = Bitboard((rank | file) & !(1u128 << i));
+        i += 1;
+    }
+    t
+};
 
 const fn sq_bit(f: i32, r: i32) -> u128 {
     if f >= 0 && f < 9 && r >= 0 && r < 10 {
@@ -411,6 +423,27 @@ pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
     blockable_attacks(&HORSE_ATTACKERS[sq.index()], occ)
 }
+
+/// Squares from which a horse could attack `sq` if its leg were free: a superset of [`horse_attackers`], without
+/// looking at the board.
+#[inline(always)]
+pub fn horse_sources(sq: Square) -> Bitboard {
+    HORSE_SOURCES[sq.index()]
+}
+
+static HORSE_SOURCES: [Bitboard; 90] = {
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut i = 0;
+    while i < 90 {
+        let mut k = 0;
+        while k < 4 {
+            t[i].0 |= HORSE_ATTACKERS[i][k].targets.0;
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// For each diagonal neighbour of `sq` (a leg square), the squares a horse would attack `sq` from through it.
 #[inline(always)]

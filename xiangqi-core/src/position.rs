@@ -2,7 +2,7 @@
 
 use crate::attacks::{
     advisor_attacks, between, cannon_attacks, elephant_attacks, horse_attackers, horse_attackers_by_leg, horse_attacks,
-    king_attacks, lines, rook_attacks, soldier_attackers, soldier_attacks, Occupancy,
+    horse_sources, king_attacks, lines, rook_attacks, soldier_attackers, soldier_attacks, Occupancy,
 };
 use crate::bitboard::Bitboard;
 use crate::fen::{FenError, Setup, START_FEN};
@@ -479,16 +479,28 @@ impl Position {
         self.king_attackers_at(ksq, them, mask, occ)
     }
 
+    ///
+    /// Most positions have no checker at all, so each kind of attacker is first looked for where it could stand
+    /// (on the king's lines, on a horse's distance) before its attacks are computed.
     #[inline(always)]
     fn king_attackers_at(&self, ksq: Square, them: Color, mask: Bitboard, occ: &Occupancy) -> Bitboard {
         let t = self.by_color[them.index()] & mask;
         let k = &self.by_kind;
-        let file_kings = k[PieceKind::King.index()] & Bitboard::file(ksq.file());
-        ((rook_attacks(ksq, occ) & (k[PieceKind::Chariot.index()] | file_kings))
-            | (cannon_attacks(ksq, occ) & k[PieceKind::Cannon.index()])
-            | (horse_attackers(ksq, occ.bitboard()) & k[PieceKind::Horse.index()])
-            | (soldier_attackers(them, ksq) & k[PieceKind::Soldier.index()]))
-            & t
+        let mut out = soldier_attackers(them, ksq) & k[PieceKind::Soldier.index()];
+        let chariots = (k[PieceKind::Chariot.index()] | k[PieceKind::King.index()]) & t;
+        let cannons = k[PieceKind::Cannon.index()] & t;
+        let on_lines = lines(ksq);
+        if (chariots & on_lines).any() {
+            out |= rook_attacks(ksq, occ) & chariots;
+        }
+        if (cannons & on_lines).any() {
+            out |= cannon_attacks(ksq, occ) & cannons;
+        }
+        let horses = k[PieceKind::Horse.index()] & t;
+        if (horses & horse_sources(ksq)).any() {
+            out |= horse_attackers(ksq, occ.bitboard()) & horses;
+        }
+        out & t
     }
 
     /// Enemy pieces giving check to the side to move.
