@@ -459,15 +459,13 @@ impl Position {
     pub fn attackers_to(&self, sq: Square, by: Color, mask: Bitboard, occ: &Occupancy) -> Bitboard {
         let them = self.by_color[by.index()] & mask;
         let k = &self.by_kind;
-        let file_kings = k[PieceKind::King.index()] & Bitboard::file(sq.file());
-        ((rook_attacks(sq, occ) & (k[PieceKind::Chariot.index()] | file_kings))
-            | (cannon_attacks(sq, occ) & k[PieceKind::Cannon.index()])
-            | (horse_attackers(sq, occ.bitboard()) & k[PieceKind::Horse.index()])
-            | (soldier_attackers(by, sq) & k[PieceKind::Soldier.index()])
-            | (king_attacks(sq) & k[PieceKind::King.index()])
-            | (advisor_attacks(sq) & k[PieceKind::Advisor.index()])
-            | (elephant_attacks(sq, occ.bitboard()) & k[PieceKind::Elephant.index()]))
-            & them
+        let mut out =
+            (king_attacks(sq) & k[PieceKind::King.index()]) | (advisor_attacks(sq) & k[PieceKind::Advisor.index()]);
+        let elephants = k[PieceKind::Elephant.index()] & them;
+        if elephants.any() {
+            out |= elephant_attacks(sq, occ.bitboard()) & elephants;
+        }
+        (out & them) | self.king_attackers_at(sq, by, mask, occ)
     }
 
     /// Pieces of `them` (restricted to `mask`) that attack the king of the other side, with occupancy `occ`.
@@ -479,15 +477,16 @@ impl Position {
         self.king_attackers_at(ksq, them, mask, occ)
     }
 
-    ///
-    /// Most positions have no checker at all, so each kind of attacker is first looked for where it could stand
-    /// (on the king's lines, on a horse's distance) before its attacks are computed.
+    /// Chariots, cannons, horses, soldiers and (along the file: the flying general) the king of `them` that attack
+    /// `ksq`, restricted to `mask`, with occupancy `occ`. Most positions have no checker at all, so each kind of
+    /// attacker is first looked for where it could stand (on the lines of `ksq`, a horse's distance away) before
+    /// its attacks are computed.
     #[inline(always)]
     fn king_attackers_at(&self, ksq: Square, them: Color, mask: Bitboard, occ: &Occupancy) -> Bitboard {
         let t = self.by_color[them.index()] & mask;
         let k = &self.by_kind;
         let mut out = soldier_attackers(them, ksq) & k[PieceKind::Soldier.index()];
-        let chariots = (k[PieceKind::Chariot.index()] | k[PieceKind::King.index()]) & t;
+        let chariots = (k[PieceKind::Chariot.index()] | (k[PieceKind::King.index()] & Bitboard::file(ksq.file()))) & t;
         let cannons = k[PieceKind::Cannon.index()] & t;
         let on_lines = lines(ksq);
         if (chariots & on_lines).any() {

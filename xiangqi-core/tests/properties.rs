@@ -2,7 +2,8 @@
 //! incremental key equals the recomputed one, FEN round-trips, and no text makes a parser panic.
 
 use proptest::prelude::*;
-use xiangqi_core::{Move, Position, Setup, Validation, START_FEN};
+use xiangqi_core::attacks::between;
+use xiangqi_core::{piece_reach, Bitboard, Color, Move, PieceKind, Position, Setup, Square, Validation, START_FEN};
 
 const FENS: &[&str] = &[
     START_FEN,
@@ -27,6 +28,7 @@ fn random_game(fen: &str, choices: &[u16]) {
         assert!(pos.is_legal(m));
         pos.make_move(m);
         assert_eq!(pos.key(), pos.compute_key(), "incremental key after {m}");
+        check_attackers(&pos);
         // FEN round-trip: read(write(x)) describes the same position and writes the same text.
         let fen = pos.fen();
         let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -39,6 +41,32 @@ fn random_game(fen: &str, choices: &[u16]) {
         assert_eq!(pos.fen(), fen);
         assert_eq!(pos.key(), key);
         pos.unmake_move();
+    }
+}
+
+/// `attackers_to` and `checkers` against a brute force over every piece's reach (plus the flying general). The
+/// reach is taken with `sq` occupied: attacking a point means capturing whatever stands there.
+fn check_attackers(pos: &Position) {
+    let occ = pos.occupancy();
+    for sq in (0..90).map(|i| Square::from_index(i).unwrap()) {
+        let with_sq = occ.with(sq);
+        for by in Color::ALL {
+            let mut expected = Bitboard::EMPTY;
+            for from in pos.color_bb(by) {
+                let p = pos.piece_at(from).unwrap();
+                let flying = p.kind == PieceKind::King
+                    && from.file() == sq.file()
+                    && from != sq
+                    && (between(from, sq) & pos.occupied()).is_empty();
+                if piece_reach(p, from, &with_sq).capture.contains(sq) || flying {
+                    expected = expected.with(from);
+                }
+            }
+            assert_eq!(pos.attackers_to(sq, by, Bitboard::FULL, occ), expected, "attackers of {sq} by {by:?}");
+            if pos.piece_at(sq).is_some_and(|p| p.kind == PieceKind::King && p.color != by && by != pos.turn()) {
+                assert_eq!(pos.checkers(), expected, "checkers");
+            }
+        }
     }
 }
 
