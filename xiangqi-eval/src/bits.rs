@@ -209,6 +209,136 @@ pub(crate) fn horse_destinations(sq: usize, occ: &[u64; 2], good: &[u64; 2]) -> 
     (a & g).count_ones()
 }
 
+/// Slides a chariot from `pos` along a line of `len` points with occupancy `occ`: the empty points up to and
+/// including the first piece each way (as `xiangqi_core::attacks::rook_attacks` along one line).
+const fn slide(pos: usize, occ: usize, len: usize) -> u16 {
+    let mut out = 0u16;
+    let mut p = pos + 1;
+    while p < len {
+        out |= 1 << p;
+        if occ >> p & 1 == 1 {
+            break;
+        }
+        p += 1;
+    }
+    let mut p = pos;
+    while p > 0 {
+        p -= 1;
+        out |= 1 << p;
+        if occ >> p & 1 == 1 {
+            break;
+        }
+    }
+    out
+}
+
+/// A chariot's reach along its rank, `[file][occupancy of the rank]` (9 bits by file).
+static RANK_REACH: [[u16; 512]; 9] = {
+    let mut t = [[0u16; 512]; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            t[f][occ] = slide(f, occ, 9);
+            occ += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
+/// A chariot's reach along its file, `[rank][occupancy of the file]` (10 bits by rank).
+static FILE_REACH: [[u16; 1024]; 10] = {
+    let mut t = [[0u16; 1024]; 10];
+    let mut r = 0;
+    while r < 10 {
+        let mut occ = 0;
+        while occ < 1024 {
+            t[r][occ] = slide(r, occ, 10);
+            occ += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The number of bits of each 10-bit value.
+static POP10: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Where a point's rank and file are read: the rank from a [`horse_windows`] word (`rank_window`, shifted right
+/// by `rank_shift`), the file from [`halves`] shifted right by `file`.
+#[derive(Clone, Copy)]
+pub(crate) struct Lines {
+    rank_window: u8,
+    rank_shift: u8,
+    file: u8,
+    rank: u8,
+}
+
+/// [`Lines`] per point.
+pub(crate) static LINES: [Lines; 90] = {
+    let mut t = [Lines { rank_window: 0, rank_shift: 0, file: 0, rank: 0 }; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = (i % 9, i / 9);
+        // Ranks 0-6 lie in the low window (points 0-63), ranks 7-9 in the high one (points 26-89).
+        let (window, shift) = if r <= 6 { (0, r * 9) } else { (1, r * 9 - HORSE_WINDOW_HIGH as usize) };
+        t[i] = Lines { rank_window: window, rank_shift: shift as u8, file: f as u8, rank: r as u8 };
+        i += 1;
+    }
+    t
+};
+
+/// File a within a half window: points 0, 9, 18, 27 and 36.
+const FILE_A5: u64 = 1 | 1 << 9 | 1 << 18 | 1 << 27 | 1 << 36;
+/// Gathers the bits of [`FILE_A5`] into bits 59-63: bit `9k` times `2^(59 - 8k)` lands on `59 + k`; every other
+/// product lands on a point of its own below 59 or beyond 63 (`9k - 8j` differs for each pair), so nothing carries.
+const GATHER5: u64 = 1 << 59 | 1 << 51 | 1 << 43 | 1 << 35 | 1 << 27;
+
+/// The 10 bits of file `file` (by rank) of a bitboard given by its two half windows ([`halves`]).
+#[inline(always)]
+const fn file_bits(h: &[u64; 2], file: u32) -> usize {
+    let low = ((h[0] >> file) & FILE_A5).wrapping_mul(GATHER5) >> 59;
+    let high = ((h[1] >> file) & FILE_A5).wrapping_mul(GATHER5) >> 59;
+    (low | high << 5) as usize
+}
+
+/// The two half windows of a bitboard, for [`chariot_mobility`]: points 0-44 and points 45-89.
+#[inline(always)]
+pub(crate) const fn half_windows(b: Bitboard) -> [u64; 2] {
+    let (low, high) = halves(b);
+    [low, high]
+}
+
+/// How many points a chariot on point `sq` (`0..90`) attacks that do not hold an own piece:
+/// `(rook_attacks(sq, occ) - own).count()`, from the occupancy and the own pieces in [`horse_windows`] (`occ_w`,
+/// `own_w`) and [`half_windows`] (`occ_h`, `own_h`).
+#[inline(always)]
+pub(crate) fn chariot_mobility(
+    sq: usize,
+    occ_w: &[u64; 2],
+    own_w: &[u64; 2],
+    occ_h: &[u64; 2],
+    own_h: &[u64; 2],
+) -> u32 {
+    let l = LINES[sq];
+    let (window, shift) = (l.rank_window as usize, l.rank_shift as u32);
+    let occ_rank = (occ_w[window] >> shift) as usize & 0x1FF;
+    let own_rank = (own_w[window] >> shift) as usize & 0x1FF;
+    let on_rank = RANK_REACH[l.file as usize][occ_rank] as usize & !own_rank;
+    let (occ_file, own_file) = (file_bits(occ_h, l.file as u32), file_bits(own_h, l.file as u32));
+    let on_file = FILE_REACH[l.rank as usize][occ_file] as usize & !own_file;
+    POP10[on_rank] as u32 + POP10[on_file & 0x3FF] as u32
+}
+
 /// The file of each point, as a mask.
 pub(crate) static FILE_OF: [Bitboard; 90] = {
     let mut t = [Bitboard::EMPTY; 90];
@@ -245,22 +375,6 @@ pub(crate) static CANNON_LINES: [[Bitboard; 90]; 2] = {
     }
     t
 };
-
-/// `b.count()` in fewer instructions than `u128::count_ones` without `popcnt` (which counts each half to the end):
-/// the two halves' 2-bit counts are added (at most 8 per nibble) before the bytes are summed.
-#[inline(always)]
-pub(crate) const fn count(b: Bitboard) -> u32 {
-    const M1: u64 = 0x5555_5555_5555_5555;
-    const M2: u64 = 0x3333_3333_3333_3333;
-    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    const H01: u64 = 0x0101_0101_0101_0101;
-    let (lo, hi) = (b.0 as u64, (b.0 >> 64) as u64);
-    let lo = lo - ((lo >> 1) & M1);
-    let hi = hi - ((hi >> 1) & M1);
-    let x = (lo & M2) + ((lo >> 2) & M2) + (hi & M2) + ((hi >> 2) & M2);
-    let x = (x & M4) + ((x >> 4) & M4);
-    (x.wrapping_mul(H01) >> 56) as u32
-}
 
 /// `x.count_ones()`, quicker for sets of at most one point (the common case for the soldier counts).
 #[inline(always)]
@@ -385,12 +499,38 @@ mod tests {
     }
 
     #[test]
+    fn chariot_mobility_equals_the_attack_table() {
+        use xiangqi_core::attacks::{rook_attacks, Occupancy};
+        let all = occupancies();
+        for (i, &occ) in all.iter().enumerate() {
+            let own = Bitboard(occ.0 & all[(i * 5 + 1) % all.len()].0);
+            let o = Occupancy::from_bitboard(occ);
+            let (occ_w, own_w) = (horse_windows(occ), horse_windows(own));
+            let (occ_h, own_h) = (half_windows(occ), half_windows(own));
+            for sq in Square::all() {
+                let expected = (rook_attacks(sq, &o) - own).count();
+                assert_eq!(chariot_mobility(sq.index(), &occ_w, &own_w, &occ_h, &own_h), expected, "{sq} {occ:?}");
+            }
+        }
+        let spread = |x: u64| (0..5).fold(0u64, |b, k| b | (x >> k & 1) << (9 * k));
+        for low in 0..32 {
+            for high in 0..32 {
+                for file in 0..9 {
+                    let noise = |n: u64| n & !(FILE_A5 << file);
+                    let h =
+                        [spread(low) << file | noise(0x5A5A_5A5A_5A5A), spread(high) << file | noise(0xC3C3_C3C3_C3C3)];
+                    assert_eq!(file_bits(&h, file), (low | high << 5) as usize);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn half_windows_and_small_counts() {
         for b in occupancies() {
             assert_eq!(half_window(Color::Red, b).count_ones(), (b.0 & BLACK_HALF).count_ones());
             assert_eq!(half_window(Color::Black, b).count_ones(), (b.0 & RED_HALF).count_ones());
             assert_eq!(count_up_to_two(b), b.count().min(2) as i32);
-            assert_eq!(count(b), b.count());
             assert_eq!(sparse_count(b.0 as u64), (b.0 as u64).count_ones());
             let mut points = Vec::new();
             for_each_point(b, |i| points.push(i));
@@ -398,7 +538,6 @@ mod tests {
             points.clear();
             for_each_point_unrolled(b, |i| points.push(i));
             assert_eq!(points, b.map(Square::index).collect::<Vec<_>>());
-            assert_eq!(count(Bitboard(!b.0)), 128 - b.count());
             assert_eq!(exactly_two(b), b.count() == 2);
         }
         for sq in Square::all() {

@@ -5,7 +5,7 @@ use crate::bits::{self, rect};
 use crate::score::{Packed, Score};
 use crate::weights::Weights;
 use crate::{Evaluate, EVAL_MAX};
-use xiangqi_core::attacks::{between, king_attacks, rook_attacks};
+use xiangqi_core::attacks::{between, king_attacks};
 use xiangqi_core::{Bitboard, Color, File, Piece, PieceKind, Position, Rank, Square};
 
 /// The terms of the evaluation, as the breakdown ([`Trace`]) shows them.
@@ -605,9 +605,10 @@ impl Evaluator {
             let king_lines = bits::LINES_OF[enemy_king.index()];
             let mut s = Packed::ZERO;
             let mut mobility = 0;
+            let (occ_w, own_w) = (bits::horse_windows(all), bits::horse_windows(own));
+            let (occ_h, own_h) = (bits::half_windows(all), bits::half_windows(own));
             bits::for_each_point(chariots, |i| {
-                let Some(sq) = Square::from_index(i) else { return };
-                mobility += bits::count(rook_attacks(sq, occ) - own) as i32;
+                mobility += bits::chariot_mobility(i, &occ_w, &own_w, &occ_h, &own_h) as i32;
                 let file = bits::FILE_OF[i];
                 if (file & all_soldiers).is_empty() {
                     s += p.chariot_open_file;
