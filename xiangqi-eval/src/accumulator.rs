@@ -21,6 +21,23 @@ pub struct PsqState {
     pub phase: i32,
 }
 
+/// What an [`Accumulator`] keeps beside a [`PsqState`] for the positional terms: the attack counts (see
+/// `Evaluator::pressures`), the strength surplus (Red's [`Weights::attack_material`] sum minus Black's) and each
+/// side's attack units ([`Weights::attack_unit`]) of its pieces across the river, and each side's pieces file by file
+/// (`bits::FILE_MAJOR`).
+///
+/// [`Weights::attack_material`]: crate::Weights::attack_material
+/// [`Weights::attack_unit`]: crate::Weights::attack_unit
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Extra {
+    /// Red's strength minus Black's.
+    pub(crate) surplus: i32,
+    /// Attack units of each side's pieces across the river, `[color]`.
+    pub(crate) units: [i32; 2],
+    /// Each side's pieces, file-major, `[color]`.
+    pub(crate) files: [[u64; 2]; 2],
+}
+
 /// Keeps a [`PsqState`] up to date around `make`/`unmake` with a fixed-size stack: nothing is allocated after
 /// [`Accumulator::new`].
 ///
@@ -53,8 +70,8 @@ pub struct PsqState {
 #[derive(Clone)]
 pub struct Accumulator {
     stack: [PsqState; Accumulator::CAPACITY],
-    /// The strength surplus of each state (see `Evaluator::psq_and_surplus`), beside `stack`.
-    surplus: [i32; Accumulator::CAPACITY],
+    /// The positional extras of each state (see `Evaluator::psq_and_surplus`), beside `stack`.
+    extra: [Extra; Accumulator::CAPACITY],
     len: usize,
     fingerprint: u64,
 }
@@ -66,14 +83,14 @@ impl Accumulator {
     /// An accumulator for `pos`, with `eval`'s tables.
     pub fn new(eval: &Evaluator, pos: &Position) -> Accumulator {
         let mut stack = [PsqState::default(); Accumulator::CAPACITY];
-        let mut surplus = [0; Accumulator::CAPACITY];
-        (stack[0], surplus[0]) = eval.psq_and_surplus(pos);
-        Accumulator { stack, surplus, len: 1, fingerprint: eval.fingerprint() }
+        let mut extra = [Extra::default(); Accumulator::CAPACITY];
+        (stack[0], extra[0]) = eval.psq_and_surplus(pos);
+        Accumulator { stack, extra, len: 1, fingerprint: eval.fingerprint() }
     }
 
     /// Starts again from `pos` (for example at the root of a new search), keeping the storage.
     pub fn reset(&mut self, eval: &Evaluator, pos: &Position) {
-        (self.stack[0], self.surplus[0]) = eval.psq_and_surplus(pos);
+        (self.stack[0], self.extra[0]) = eval.psq_and_surplus(pos);
         self.len = 1;
         self.fingerprint = eval.fingerprint();
     }
@@ -84,10 +101,10 @@ impl Accumulator {
         &self.stack[self.len - 1]
     }
 
-    /// The strength surplus of the current position.
+    /// The positional extras of the current position.
     #[inline(always)]
-    pub(crate) fn surplus(&self) -> i32 {
-        self.surplus[self.len - 1]
+    pub(crate) fn extra(&self) -> Extra {
+        self.extra[self.len - 1]
     }
 
     /// How many moves (and null moves) were made on top of the root.
@@ -112,11 +129,11 @@ impl Accumulator {
         debug_assert!(self.belongs_to(eval), "accumulator used with another evaluator");
         assert!(self.len < Accumulator::CAPACITY, "Accumulator: more than {} moves stacked", Accumulator::CAPACITY - 1);
         let mut st = self.stack[self.len - 1];
-        let mut surplus = self.surplus[self.len - 1];
+        let mut extra = self.extra[self.len - 1];
         let piece = pos.piece_at(m.from()).expect("Accumulator::make: no piece on the origin");
-        eval.apply_move(&mut st, &mut surplus, piece, m.from(), m.to(), pos.piece_at(m.to()));
+        eval.apply_move(&mut st, &mut extra, piece, m.from(), m.to(), pos.piece_at(m.to()));
         self.stack[self.len] = st;
-        self.surplus[self.len] = surplus;
+        self.extra[self.len] = extra;
         self.len += 1;
     }
 
@@ -125,7 +142,7 @@ impl Accumulator {
     pub fn make_null(&mut self) {
         assert!(self.len < Accumulator::CAPACITY, "Accumulator: more than {} moves stacked", Accumulator::CAPACITY - 1);
         self.stack[self.len] = self.stack[self.len - 1];
-        self.surplus[self.len] = self.surplus[self.len - 1];
+        self.extra[self.len] = self.extra[self.len - 1];
         self.len += 1;
     }
 
@@ -141,5 +158,37 @@ impl Accumulator {
 impl std::fmt::Debug for Accumulator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Accumulator").field("depth", &self.depth()).field("state", self.state()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extras_follow_the_moves() {
+        let eval = Evaluator::default();
+        let mut pos = Position::startpos();
+        let mut acc = Accumulator::new(&eval, &pos);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Prefer captures now and then, so that pieces leave the board.
+            let captures: Vec<_> = moves.iter().copied().filter(|m| pos.piece_at(m.to()).is_some()).collect();
+            let m = if !captures.is_empty() && seed % 3 == 0 {
+                captures[(seed >> 8) as usize % captures.len()]
+            } else {
+                moves[(seed >> 8) as usize % moves.len()]
+            };
+            acc.make(&eval, &pos, m);
+            pos.make_move(m);
+            assert_eq!(acc.extra(), eval.psq_and_surplus(&pos).1, "{}", pos.fen());
+        }
     }
 }

@@ -2,24 +2,19 @@
 //! [`xiangqi_core::attacks`] (the tests below compare them over every square and many occupancies):
 //!
 //! - the points guarded by all soldiers, advisors or elephants of a side at once (shifts of the whole set instead
-//!   of a loop over the pieces);
+//!   of a loop over the pieces), in the two 45-point halves of the board, one 64-bit word each;
 //! - a horse's destinations in a 64-bit window of the board, so that counting them is a 64-bit popcount instead of a
 //!   128-bit one (without the `popcnt` instruction, which the default x86-64 target lacks, a popcount is a dozen
 //!   instructions per 64 bits);
+//! - a chariot's mobility from per-line reach tables, its rank read from the same 64-bit windows and its file from
+//!   a file-major copy of the board (which the accumulator keeps), counted by a table: no 128-bit shift or popcount;
+//! - ranks and files of the board as 9 or 10 line bits, for the cannon and pin tests along the king's lines;
 //! - counts of sets known to lie in one half of the board, in 64 bits.
 
 use xiangqi_core::{Bitboard, Color};
 
-/// All 90 points.
-const FULL: u128 = Bitboard::FULL.0;
 /// File a.
 const FILE_A: u128 = Bitboard::FILE_A.0;
-/// File i.
-const FILE_I: u128 = Bitboard::FILE_A.0 << 8;
-/// Ranks 0-4.
-pub(crate) const RED_HALF: u128 = Bitboard::RED_HALF.0;
-/// Ranks 5-9.
-pub(crate) const BLACK_HALF: u128 = Bitboard::BLACK_HALF.0;
 /// The 45 low bits: one half of the board brought down to bit 0 by [`half_window`].
 pub(crate) const LOW45: u64 = (1 << 45) - 1;
 
@@ -48,17 +43,6 @@ pub(crate) const fn half_window(color: Color, b: Bitboard) -> u64 {
     }
 }
 
-/// Points guarded by the soldiers `s` of `color`: one step forward, and one step sideways once across the river.
-#[inline(always)]
-pub(crate) fn soldier_guards(color: Color, s: Bitboard) -> Bitboard {
-    let s = s.0;
-    let (forward, crossed) = match color {
-        Color::Red => ((s << 9) & FULL, s & BLACK_HALF),
-        Color::Black => (s >> 9, s & RED_HALF),
-    };
-    Bitboard(forward | ((crossed >> 1) & !FILE_I) | ((crossed << 1) & !FILE_A & FULL))
-}
-
 /// Red's palace, and Black's seen through the upper half window (from point 45).
 const RED_PALACE: u64 = rect((3, 5), (0, 2)).0 as u64;
 const BLACK_PALACE_W: u64 = (rect((3, 5), (7, 9)).0 >> 45) as u64;
@@ -69,31 +53,11 @@ const fn halves(b: Bitboard) -> (u64, u64) {
     (b.0 as u64 & LOW45, (b.0 >> 45) as u64)
 }
 
-/// The two halves back into one bitboard.
-#[inline(always)]
-const fn join(low: u64, high: u64) -> Bitboard {
-    Bitboard(low as u128 | (high as u128) << 45)
-}
-
 /// Diagonal steps from the points of `a` that stay in `palace` (a half window's palace).
 #[inline(always)]
 const fn palace_steps(a: u64, palace: u64) -> u64 {
     let a = a & palace;
     ((a << 10) | (a << 8) | (a >> 8) | (a >> 10)) & palace
-}
-
-/// Points guarded by the advisors `a`, which are normally in `home`'s palace: diagonal steps that stay in the palace
-/// (an advisor outside a palace guards nothing). Each palace lies in one half, done in 64 bits; the other palace
-/// only when an advisor stands there.
-#[inline(always)]
-pub(crate) fn advisor_guards(home: Color, a: Bitboard) -> Bitboard {
-    let (low, high) = halves(a);
-    let (low, high) = (low & RED_PALACE, high & BLACK_PALACE_W);
-    match home {
-        Color::Red if high == 0 => join(palace_steps(low, RED_PALACE), 0),
-        Color::Black if low == 0 => join(0, palace_steps(high, BLACK_PALACE_W)),
-        _ => join(palace_steps(low, RED_PALACE), palace_steps(high, BLACK_PALACE_W)),
-    }
 }
 
 /// The points of Red's half from which an elephant's jump by (`df`, `dr`) times two stays on the board and in the
@@ -127,18 +91,61 @@ const fn elephant_jumps(e: u64, o: u64) -> u64 {
     (up_right << 20) | (down_right >> 16) | (up_left << 16) | (down_left >> 20)
 }
 
-/// Points guarded by the elephants `e`, which are normally in `home`'s half, with occupancy `occ`: two diagonal
-/// steps with an empty eye, on their own side of the river. A jump never leaves its half, so each half is done in 64
-/// bits; the other half only when an elephant stands there.
+/// File a and file i within a half window.
+const FILE_I5: u64 = FILE_A5 << 8;
+
+/// Points guarded by the cheap pieces of `color` (king's steps `king`, soldiers, advisors, elephants, with
+/// occupancy `occ_h`), all given by [`half_windows`] and returned the same way, in 64-bit words. When `home` is
+/// false, the guards of the advisors and elephants in `color`'s own half (where they normally stand) may be left out:
+/// for a caller that reads no point of that half.
 #[inline(always)]
-pub(crate) fn elephant_guards(home: Color, e: Bitboard, occ: Bitboard) -> Bitboard {
-    let (e_low, e_high) = halves(e);
-    let (o_low, o_high) = halves(occ);
-    match home {
-        Color::Red if e_high == 0 => join(elephant_jumps(e_low, o_low), 0),
-        Color::Black if e_low == 0 => join(0, elephant_jumps(e_high, o_high)),
-        _ => join(elephant_jumps(e_low, o_low), elephant_jumps(e_high, o_high)),
+pub(crate) fn cheap_guards(
+    color: Color,
+    king: [u64; 2],
+    soldiers: [u64; 2],
+    advisors: [u64; 2],
+    elephants: [u64; 2],
+    occ_h: &[u64; 2],
+    home: bool,
+) -> [u64; 2] {
+    let [s_low, s_high] = soldiers;
+    // Soldiers: one step forward (across the halves at the river), sideways once across the river.
+    let sideways = |c: u64| ((c >> 1) & !FILE_I5) | ((c << 1) & !FILE_A5 & LOW45);
+    let (mut low, mut high) = match color {
+        Color::Red => ((s_low << 9) & LOW45, ((s_high << 9) | (s_low >> 36)) & LOW45 | sideways(s_high)),
+        Color::Black => ((s_low >> 9) | ((s_high << 36) & LOW45) | sideways(s_low), s_high >> 9),
+    };
+    low |= king[0];
+    high |= king[1];
+    // Advisors: each palace lies in one half (an advisor outside a palace guards nothing).
+    let (a_low, a_high) = (advisors[0] & RED_PALACE, advisors[1] & BLACK_PALACE_W);
+    // Elephants: a jump never leaves its half.
+    let [e_low, e_high] = elephants;
+    match color {
+        Color::Red => {
+            if home {
+                low |= palace_steps(a_low, RED_PALACE) | elephant_jumps(e_low, occ_h[0]);
+            }
+            if a_high | e_high != 0 {
+                high |= palace_steps(a_high, BLACK_PALACE_W) | elephant_jumps(e_high, occ_h[1]);
+            }
+        }
+        Color::Black => {
+            if home {
+                high |= palace_steps(a_high, BLACK_PALACE_W) | elephant_jumps(e_high, occ_h[1]);
+            }
+            if a_low | e_low != 0 {
+                low |= palace_steps(a_low, RED_PALACE) | elephant_jumps(e_low, occ_h[0]);
+            }
+        }
     }
+    [low, high]
+}
+
+/// Half windows ([`half_windows`]) turned into horse windows ([`horse_windows`]).
+#[inline(always)]
+pub(crate) const fn halves_to_horse_windows(h: [u64; 2]) -> [u64; 2] {
+    [h[0] | h[1] << 45, h[0] >> HORSE_WINDOW_HIGH | h[1] << (45 - HORSE_WINDOW_HIGH)]
 }
 
 /// Where the 64-bit window of a horse's point starts: point 0 for points below 45, point 26 (so that the window
@@ -279,8 +286,10 @@ static POP10: [u8; 1024] = {
 pub(crate) struct Lines {
     rank_window: u8,
     rank_shift: u8,
-    file: u8,
-    rank: u8,
+    /// The point's file, `0..9`.
+    pub(crate) file: u8,
+    /// The point's rank, `0..10`.
+    pub(crate) rank: u8,
 }
 
 /// [`Lines`] per point.
@@ -301,14 +310,98 @@ pub(crate) static LINES: [Lines; 90] = {
 const FILE_A5: u64 = 1 | 1 << 9 | 1 << 18 | 1 << 27 | 1 << 36;
 /// Gathers the bits of [`FILE_A5`] into bits 59-63: bit `9k` times `2^(59 - 8k)` lands on `59 + k`; every other
 /// product lands on a point of its own below 59 or beyond 63 (`9k - 8j` differs for each pair), so nothing carries.
+#[cfg(test)]
 const GATHER5: u64 = 1 << 59 | 1 << 51 | 1 << 43 | 1 << 35 | 1 << 27;
 
 /// The 10 bits of file `file` (by rank) of a bitboard given by its two half windows ([`halves`]).
-#[inline(always)]
+#[cfg(test)]
 const fn file_bits(h: &[u64; 2], file: u32) -> usize {
     let low = ((h[0] >> file) & FILE_A5).wrapping_mul(GATHER5) >> 59;
     let high = ((h[1] >> file) & FILE_A5).wrapping_mul(GATHER5) >> 59;
     (low | high << 5) as usize
+}
+
+/// The 9 bits of the rank of point `sq` (by file) of a bitboard given by its [`horse_windows`].
+#[inline(always)]
+pub(crate) fn rank_of(w: &[u64; 2], sq: usize) -> usize {
+    let l = LINES[sq];
+    (w[l.rank_window as usize] >> l.rank_shift) as usize & 0x1FF
+}
+
+/// Whether any point of file `file` is set in `m`, the two half windows of a bitboard ORed together.
+#[inline(always)]
+pub(crate) const fn file_any(m: u64, file: u8) -> bool {
+    (m >> file) & FILE_A5 != 0
+}
+
+/// The points strictly between two points of a line, `[a][b]` for positions `a, b < 10` along it, as line bits.
+pub(crate) static BETWEEN_LINE: [[u16; 10]; 10] = {
+    let mut t = [[0u16; 10]; 10];
+    let mut a = 0;
+    while a < 10 {
+        let mut b = 0;
+        while b < 10 {
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            let mut p = lo + 1;
+            while p < hi {
+                t[a][b] |= 1 << p;
+                p += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// For a king on each point, its steps sideways along its rank inside its palace, as rank bits (by file).
+pub(crate) static KING_SIDEWAYS: [u16; 90] = {
+    let mut t = [0u16; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = (i % 9, i / 9);
+        if f >= 3 && f <= 5 && (r <= 2 || r >= 7) {
+            if f > 3 {
+                t[i] |= 1 << (f - 1);
+            }
+            if f < 5 {
+                t[i] |= 1 << (f + 1);
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Where each point sits in a file-major bitboard of two words: files a-f in the first word, g-i in the second,
+/// bit `10 * (file % 6) + rank`. Each entry has the point's bit in its word and zero in the other, to be XORed in.
+pub(crate) static FILE_MAJOR: [[u64; 2]; 90] = {
+    let mut t = [[0u64; 2]; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = (i % 9, i / 9);
+        t[i][f / 6] = 1 << ((f % 6) * 10 + r);
+        i += 1;
+    }
+    t
+};
+
+/// A bitboard in the file-major layout of [`FILE_MAJOR`].
+#[cfg(test)]
+pub(crate) fn file_major(b: Bitboard) -> [u64; 2] {
+    let mut out = [0u64; 2];
+    for_each_point(b, |i| {
+        out[0] |= FILE_MAJOR[i][0];
+        out[1] |= FILE_MAJOR[i][1];
+    });
+    out
+}
+
+/// The 10 bits of file `file` (by rank) of a file-major bitboard ([`FILE_MAJOR`]).
+#[inline(always)]
+pub(crate) fn file_of(m: &[u64; 2], file: u8) -> usize {
+    let (word, shift) = if file < 6 { (0, file as u32 * 10) } else { (1, (file as u32 - 6) * 10) };
+    (m[word] >> shift) as usize & 0x3FF
 }
 
 /// The two half windows of a bitboard, for [`chariot_mobility`]: points 0-44 and points 45-89.
@@ -320,35 +413,24 @@ pub(crate) const fn half_windows(b: Bitboard) -> [u64; 2] {
 
 /// How many points a chariot on point `sq` (`0..90`) attacks that do not hold an own piece:
 /// `(rook_attacks(sq, occ) - own).count()`, from the occupancy and the own pieces in [`horse_windows`] (`occ_w`,
-/// `own_w`) and [`half_windows`] (`occ_h`, `own_h`).
+/// `own_w`) and in the file-major layout of [`FILE_MAJOR`] (`occ_f`, `own_f`).
 #[inline(always)]
 pub(crate) fn chariot_mobility(
     sq: usize,
     occ_w: &[u64; 2],
     own_w: &[u64; 2],
-    occ_h: &[u64; 2],
-    own_h: &[u64; 2],
+    occ_f: &[u64; 2],
+    own_f: &[u64; 2],
 ) -> u32 {
     let l = LINES[sq];
     let (window, shift) = (l.rank_window as usize, l.rank_shift as u32);
     let occ_rank = (occ_w[window] >> shift) as usize & 0x1FF;
     let own_rank = (own_w[window] >> shift) as usize & 0x1FF;
     let on_rank = RANK_REACH[l.file as usize][occ_rank] as usize & !own_rank;
-    let (occ_file, own_file) = (file_bits(occ_h, l.file as u32), file_bits(own_h, l.file as u32));
+    let (occ_file, own_file) = (file_of(occ_f, l.file), file_of(own_f, l.file));
     let on_file = FILE_REACH[l.rank as usize][occ_file] as usize & !own_file;
     POP10[on_rank] as u32 + POP10[on_file & 0x3FF] as u32
 }
-
-/// The file of each point, as a mask.
-pub(crate) static FILE_OF: [Bitboard; 90] = {
-    let mut t = [Bitboard::EMPTY; 90];
-    let mut i = 0;
-    while i < 90 {
-        t[i] = Bitboard(FILE_A << (i % 9));
-        i += 1;
-    }
-    t
-};
 
 /// The rank and the file of each point, as one mask (the point included).
 pub(crate) static LINES_OF: [Bitboard; 90] = {
@@ -423,8 +505,8 @@ pub(crate) const fn count_up_to_two(b: Bitboard) -> i32 {
 
 /// Whether `b` holds exactly two points.
 #[inline(always)]
-pub(crate) const fn exactly_two(b: Bitboard) -> bool {
-    let rest = b.0 & b.0.wrapping_sub(1);
+pub(crate) const fn exactly_two(b: usize) -> bool {
+    let rest = b & b.wrapping_sub(1);
     rest != 0 && rest & rest.wrapping_sub(1) == 0
 }
 
@@ -445,7 +527,7 @@ mod tests {
         };
         let mut v = vec![Bitboard::EMPTY, Bitboard::FULL];
         for _ in 0..300 {
-            let mut b = (next() as u128 | (next() as u128) << 64) & FULL;
+            let mut b = (next() as u128 | (next() as u128) << 64) & Bitboard::FULL.0;
             for _ in 0..(next() % 3) {
                 b &= next() as u128 | (next() as u128) << 64;
             }
@@ -459,29 +541,41 @@ mod tests {
     }
 
     #[test]
-    fn set_wise_guards_equal_the_attack_tables() {
-        for b in occupancies() {
+    fn word_guards_equal_the_attack_tables() {
+        let all = occupancies();
+        for (i, &b) in all.iter().enumerate() {
+            let occ = all[(i * 3 + 7) % all.len()];
+            let other = all[(i * 11 + 5) % all.len()];
             for color in Color::ALL {
-                assert_eq!(soldier_guards(color, b), union(b, |sq| soldier_attacks(color, sq)), "{b:?}");
-            }
-            for home in Color::ALL {
-                assert_eq!(advisor_guards(home, b), union(b, advisor_attacks), "{b:?}");
-                for occ in occupancies().into_iter().take(40) {
-                    let expected = union(b, |sq| elephant_attacks(sq, occ));
-                    assert_eq!(elephant_guards(home, b, occ), expected, "{b:?} {occ:?}");
-                }
-            }
-        }
-        for sq in Square::all() {
-            let b = Bitboard::from_square(sq);
-            for color in Color::ALL {
-                assert_eq!(soldier_guards(color, b), soldier_attacks(color, sq));
-            }
-            for home in Color::ALL {
-                assert_eq!(advisor_guards(home, b), advisor_attacks(sq));
-                for occ in occupancies() {
-                    assert_eq!(elephant_guards(home, b, occ), elephant_attacks(sq, occ));
-                }
+                let king_sq = Square::from_index(i % 90).unwrap();
+                let king = xiangqi_core::attacks::king_attacks(king_sq);
+                let (soldiers, advisors, elephants) = (b, other, Bitboard(b.0 ^ other.0));
+                let expected = king
+                    | union(soldiers, |sq| soldier_attacks(color, sq))
+                    | union(advisors, advisor_attacks)
+                    | union(elephants, |sq| elephant_attacks(sq, occ));
+                let got = cheap_guards(
+                    color,
+                    half_windows(king),
+                    half_windows(soldiers),
+                    half_windows(advisors),
+                    half_windows(elephants),
+                    &half_windows(occ),
+                    true,
+                );
+                assert_eq!(got, half_windows(expected), "{color:?} {b:?}");
+                let away = cheap_guards(
+                    color,
+                    half_windows(king),
+                    half_windows(soldiers),
+                    half_windows(advisors),
+                    half_windows(elephants),
+                    &half_windows(occ),
+                    false,
+                );
+                let away_half = if color == Color::Red { 1 } else { 0 };
+                assert_eq!(away[away_half], half_windows(expected)[away_half]);
+                assert_eq!(halves_to_horse_windows(got), horse_windows(expected));
             }
         }
     }
@@ -506,10 +600,10 @@ mod tests {
             let own = Bitboard(occ.0 & all[(i * 5 + 1) % all.len()].0);
             let o = Occupancy::from_bitboard(occ);
             let (occ_w, own_w) = (horse_windows(occ), horse_windows(own));
-            let (occ_h, own_h) = (half_windows(occ), half_windows(own));
+            let (occ_f, own_f) = (file_major(occ), file_major(own));
             for sq in Square::all() {
                 let expected = (rook_attacks(sq, &o) - own).count();
-                assert_eq!(chariot_mobility(sq.index(), &occ_w, &own_w, &occ_h, &own_h), expected, "{sq} {occ:?}");
+                assert_eq!(chariot_mobility(sq.index(), &occ_w, &own_w, &occ_f, &own_f), expected, "{sq} {occ:?}");
             }
         }
         let spread = |x: u64| (0..5).fold(0u64, |b, k| b | (x >> k & 1) << (9 * k));
@@ -526,10 +620,41 @@ mod tests {
     }
 
     #[test]
+    fn line_tables() {
+        use xiangqi_core::attacks::{between, king_attacks};
+        for a in Square::all() {
+            let (af, ar) = (a.file() as usize, a.rank() as usize);
+            let rank_of_king = (king_attacks(a).0 >> (ar * 9)) as u16 & 0x1FF;
+            assert_eq!(KING_SIDEWAYS[a.index()], rank_of_king);
+            for b in Square::all() {
+                let (bf, br) = (b.file() as usize, b.rank() as usize);
+                let bb = half_windows(between(a, b));
+                if af == bf {
+                    assert_eq!(BETWEEN_LINE[ar][br] as usize, file_of(&file_major(between(a, b)), af as u8));
+                    assert_eq!(file_bits(&bb, af as u32), file_of(&file_major(between(a, b)), af as u8));
+                } else if ar == br {
+                    assert_eq!(BETWEEN_LINE[af][bf] as usize, rank_of(&horse_windows(between(a, b)), a.index()));
+                }
+            }
+        }
+        for b in occupancies() {
+            let (h, w) = (half_windows(b), horse_windows(b));
+            for sq in Square::all() {
+                let rank = (b.0 >> (sq.rank() as usize * 9)) as usize & 0x1FF;
+                assert_eq!(rank_of(&w, sq.index()), rank);
+                let file = (0..10).fold(0, |f, r| f | ((b.0 >> (r * 9 + sq.file() as usize)) as usize & 1) << r);
+                assert_eq!(file_of(&file_major(b), sq.file() as u8), file);
+                assert_eq!(file_bits(&h, sq.file() as u32), file);
+                assert_eq!(file_any(h[0] | h[1], sq.file() as u8), file != 0);
+            }
+        }
+    }
+
+    #[test]
     fn half_windows_and_small_counts() {
         for b in occupancies() {
-            assert_eq!(half_window(Color::Red, b).count_ones(), (b.0 & BLACK_HALF).count_ones());
-            assert_eq!(half_window(Color::Black, b).count_ones(), (b.0 & RED_HALF).count_ones());
+            assert_eq!(half_window(Color::Red, b).count_ones(), (b.0 & Bitboard::BLACK_HALF.0).count_ones());
+            assert_eq!(half_window(Color::Black, b).count_ones(), (b.0 & Bitboard::RED_HALF.0).count_ones());
             assert_eq!(count_up_to_two(b), b.count().min(2) as i32);
             assert_eq!(sparse_count(b.0 as u64), (b.0 as u64).count_ones());
             let mut points = Vec::new();
@@ -538,10 +663,9 @@ mod tests {
             points.clear();
             for_each_point_unrolled(b, |i| points.push(i));
             assert_eq!(points, b.map(Square::index).collect::<Vec<_>>());
-            assert_eq!(exactly_two(b), b.count() == 2);
+            assert_eq!(exactly_two(b.0 as usize), (b.0 as usize).count_ones() == 2);
         }
         for sq in Square::all() {
-            assert_eq!(FILE_OF[sq.index()], Bitboard::file(sq.file()));
             assert_eq!(LINES_OF[sq.index()], Bitboard::file(sq.file()) | Bitboard::rank(sq.rank()));
             for (color, back) in [(Color::Red, xiangqi_core::Rank::R0), (Color::Black, xiangqi_core::Rank::R9)] {
                 let expected =
@@ -549,13 +673,13 @@ mod tests {
                 assert_eq!(CANNON_LINES[color.index()][sq.index()], expected);
             }
             let one = Bitboard::from_square(sq);
-            assert_eq!((count_up_to_two(one), exactly_two(one)), (1, false));
+            assert_eq!((count_up_to_two(one), exactly_two(one.0 as usize)), (1, (one.0 as usize).count_ones() == 2));
             assert_eq!(sparse_count(one.0 as u64), (sq.index() < 64) as u32);
             for other in Square::all().filter(|&o| o != sq) {
                 let two = one.with(other);
-                assert_eq!((count_up_to_two(two), exactly_two(two)), (2, true));
+                assert_eq!(count_up_to_two(two), 2);
             }
         }
-        assert_eq!((count_up_to_two(Bitboard::EMPTY), exactly_two(Bitboard::EMPTY)), (0, false));
+        assert_eq!((count_up_to_two(Bitboard::EMPTY), exactly_two(0)), (0, false));
     }
 }

@@ -1,6 +1,6 @@
 //! [`Evaluator`]: the default evaluation, its terms ([`Term`]) and its breakdown ([`Trace`]).
 
-use crate::accumulator::{Accumulator, PsqState};
+use crate::accumulator::{Accumulator, Extra, PsqState};
 use crate::bits::{self, rect};
 use crate::score::{Packed, Score};
 use crate::weights::Weights;
@@ -206,6 +206,48 @@ const NOT_FILE_I_W: [u64; 2] = [!bits::half_window(Color::Red, FILE_I), !bits::h
 /// Each side's palace centre.
 const PALACE_CENTRE: [Square; 2] = [Square::new(File::E, Rank::R1), Square::new(File::E, Rank::R8)];
 
+/// [`HORSE_POOR`] in half windows.
+const HORSE_POOR_H: [u64; 2] = bits::half_windows(HORSE_POOR);
+
+/// The points from which a horse reaches a point in `color`'s own half (`[color]`): ranks 0-6 for Red's half, 3-9
+/// for Black's.
+const HORSE_REACHES_HOME: [Bitboard; 2] = [rect((0, 8), (0, 6)), rect((0, 8), (3, 9))];
+
+/// The board seen through the windows that the hot path reads, shared by both sides' terms.
+struct Views {
+    /// The occupancy in horse windows ([`bits::horse_windows`]).
+    all_w: [u64; 2],
+    /// The occupancy in half windows ([`bits::half_windows`]).
+    all_h: [u64; 2],
+    /// Each side's pieces in horse windows, `[color]`.
+    own_w: [[u64; 2]; 2],
+    /// Each side's pieces in half windows, `[color]`.
+    own_h: [[u64; 2]; 2],
+    /// All soldiers in half windows.
+    soldiers_h: [u64; 2],
+    /// The occupancy file-major ([`bits::FILE_MAJOR`]).
+    all_f: [u64; 2],
+    /// Each side's pieces file-major, `[color]`.
+    own_f: [[u64; 2]; 2],
+}
+
+impl Views {
+    #[inline(always)]
+    fn new(pos: &Position, extra: &Extra) -> Views {
+        let [red_f, black_f] = extra.files;
+        let (red, black) = (pos.color_bb(Color::Red), pos.color_bb(Color::Black));
+        Views {
+            all_w: bits::horse_windows(pos.occupied()),
+            all_h: bits::half_windows(pos.occupied()),
+            own_w: [bits::horse_windows(red), bits::horse_windows(black)],
+            own_h: [bits::half_windows(red), bits::half_windows(black)],
+            soldiers_h: bits::half_windows(pos.kind_bb(PieceKind::Soldier)),
+            all_f: [red_f[0] | black_f[0], red_f[1] | black_f[1]],
+            own_f: extra.files,
+        }
+    }
+}
+
 /// The rank of `sq` counted from `color`'s back rank.
 #[inline(always)]
 const fn relative_rank(color: Color, sq: Square) -> usize {
@@ -232,6 +274,8 @@ pub struct Evaluator {
     pst: Box<[[[Score; Square::NUM]; 7]; 2]>,
     /// The same, packed.
     pst_packed: Box<[[[Packed; Square::NUM]; 7]; 2]>,
+    /// The attack units of a piece on each point (zero on its own side of the river), `[color][kind][square]`.
+    attack_units: Box<[[[i32; Square::NUM]; 7]; 2]>,
     phase_max: i32,
     attack_max: i32,
     fingerprint: u64,
@@ -259,12 +303,16 @@ impl Evaluator {
     /// An evaluator with `weights`. A non-positive `attack_max` counts as 1; so does a phase total of zero.
     pub fn new(weights: Weights) -> Evaluator {
         let mut pst = Box::new([[[Score::ZERO; Square::NUM]; 7]; 2]);
+        let mut attack_units = Box::new([[[0; Square::NUM]; 7]; 2]);
         for color in Color::ALL {
             for kind in PieceKind::ALL {
                 for sq in Square::all() {
                     let half_file = (sq.file() as usize).min(8 - sq.file() as usize);
                     pst[color.index()][kind.index()][sq.index()] =
                         weights.pst[kind.index()][relative_rank(color, sq)][half_file];
+                    if relative_rank(color, sq) >= 5 {
+                        attack_units[color.index()][kind.index()][sq.index()] = weights.attack_unit[kind.index()];
+                    }
                 }
             }
         }
@@ -282,6 +330,7 @@ impl Evaluator {
             pst_packed: Box::new(pst.map(|by_kind| by_kind.map(|by_square| by_square.map(Packed::new)))),
             weights,
             pst,
+            attack_units,
             fingerprint,
             lazy_margin: DEFAULT_LAZY_MARGIN,
         }
@@ -310,7 +359,7 @@ impl Evaluator {
     /// ```
     #[inline]
     pub fn evaluate_lazy(&self, pos: &Position, acc: &Accumulator, alpha: i32, beta: i32) -> i32 {
-        self.lazy_bound(pos, acc, alpha, beta).unwrap_or_else(|| self.evaluate_psq(pos, acc.state(), acc.surplus()))
+        self.lazy_bound(pos, acc, alpha, beta).unwrap_or_else(|| self.evaluate_psq(pos, acc.state(), acc.extra()))
     }
 
     /// The lazy half of [`Evaluator::evaluate_lazy`]: `Some(bound)` when material and piece-square sums alone put
@@ -368,22 +417,27 @@ impl Evaluator {
         self.psq_and_surplus(pos).0
     }
 
-    /// [`Evaluator::psq`] and the strength surplus: Red's [`Weights::attack_material`] sum minus Black's, which an
+    /// [`Evaluator::psq`] and the attack counts ([`Extra`]: the strength surplus, Red's
+    /// [`Weights::attack_material`] sum minus Black's, and each side's attack units across the river), which an
     /// [`Accumulator`] also keeps.
-    pub(crate) fn psq_and_surplus(&self, pos: &Position) -> (PsqState, i32) {
+    pub(crate) fn psq_and_surplus(&self, pos: &Position) -> (PsqState, Extra) {
         let w = &self.weights;
         let mut st = PsqState::default();
-        let mut surplus = 0i32;
+        let mut attack = Extra::default();
         for color in Color::ALL {
             let c = color.index();
             // One walk over the side's pieces, the kind read from the board: piece-square bonuses summed, pieces
             // counted by kind.
             let tables = &self.pst_packed[c];
+            let units = &self.attack_units[c];
             let mut pst = Packed::ZERO;
             let mut counts = [0i32; 7];
             bits::for_each_point_unrolled(pos.color_bb(color), |i| {
                 if let Some(p) = Square::from_index(i).and_then(|sq| pos.piece_at(sq)) {
                     pst += tables[p.kind.index()][i];
+                    attack.units[c] += units[p.kind.index()][i];
+                    attack.files[c][0] ^= bits::FILE_MAJOR[i][0];
+                    attack.files[c][1] ^= bits::FILE_MAJOR[i][1];
                     counts[p.kind.index()] += 1;
                 }
             });
@@ -392,20 +446,20 @@ impl Evaluator {
                 st.material[c] += w.material[k] * n;
                 st.phase += w.phase_weight[k] * n;
                 match color {
-                    Color::Red => surplus += w.attack_material[k] * n,
-                    Color::Black => surplus -= w.attack_material[k] * n,
+                    Color::Red => attack.surplus += w.attack_material[k] * n,
+                    Color::Black => attack.surplus -= w.attack_material[k] * n,
                 }
             }
         }
-        (st, surplus)
+        (st, attack)
     }
 
-    /// Updates `st` and the strength surplus for `piece` moving from `from` to `to`, capturing `captured`.
+    /// Updates `st` and the attack counts for `piece` moving from `from` to `to`, capturing `captured`.
     #[inline(always)]
     pub(crate) fn apply_move(
         &self,
         st: &mut PsqState,
-        surplus: &mut i32,
+        attack: &mut Extra,
         piece: Piece,
         from: Square,
         to: Square,
@@ -413,14 +467,23 @@ impl Evaluator {
     ) {
         let table = &self.pst[piece.color.index()][piece.kind.index()];
         st.pst[piece.color.index()] += table[to.index()] - table[from.index()];
+        let units = &self.attack_units[piece.color.index()][piece.kind.index()];
+        attack.units[piece.color.index()] += units[to.index()] - units[from.index()];
+        let (f, t) = (&bits::FILE_MAJOR[from.index()], &bits::FILE_MAJOR[to.index()]);
+        let files = &mut attack.files[piece.color.index()];
+        files[0] ^= f[0] ^ t[0];
+        files[1] ^= f[1] ^ t[1];
         if let Some(c) = captured {
             let (ci, ck) = (c.color.index(), c.kind.index());
             st.material[ci] -= self.weights.material[ck];
             st.pst[ci] -= self.pst[ci][ck][to.index()];
             st.phase -= self.weights.phase_weight[ck];
+            attack.units[ci] -= self.attack_units[ci][ck][to.index()];
+            attack.files[ci][0] ^= t[0];
+            attack.files[ci][1] ^= t[1];
             match c.color {
-                Color::Red => *surplus -= self.weights.attack_material[ck],
-                Color::Black => *surplus += self.weights.attack_material[ck],
+                Color::Red => attack.surplus -= self.weights.attack_material[ck],
+                Color::Black => attack.surplus += self.weights.attack_material[ck],
             }
         }
     }
@@ -436,8 +499,8 @@ impl Evaluator {
     /// ```
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let (st, surplus) = self.psq_and_surplus(pos);
-        self.evaluate_psq(pos, &st, surplus)
+        let (st, attack) = self.psq_and_surplus(pos);
+        self.evaluate_psq(pos, &st, attack)
     }
 
     /// The evaluation of `pos` for the side to move, taking material and piece-square sums from `acc`, which must be
@@ -445,22 +508,22 @@ impl Evaluator {
     #[inline]
     pub fn evaluate_with(&self, pos: &Position, acc: &Accumulator) -> i32 {
         debug_assert!(acc.belongs_to(self), "accumulator built by another evaluator");
-        self.evaluate_psq(pos, acc.state(), acc.surplus())
+        self.evaluate_psq(pos, acc.state(), acc.extra())
     }
 
-    /// The evaluation from the incremental terms and the strength surplus.
+    /// The evaluation from the incremental terms and the attack counts.
     #[inline]
-    fn evaluate_psq(&self, pos: &Position, st: &PsqState, surplus: i32) -> i32 {
+    fn evaluate_psq(&self, pos: &Position, st: &PsqState, attack: Extra) -> i32 {
         let mut net = Net(Packed::ZERO);
-        self.collect(pos, st, surplus, &mut net);
+        self.collect(pos, st, attack, &mut net);
         self.finish(pos.turn(), net.0.unpack(), st.phase)
     }
 
     /// The evaluation of `pos` taken apart by term and side.
     pub fn trace(&self, pos: &Position) -> Trace {
-        let (st, surplus) = self.psq_and_surplus(pos);
+        let (st, attack) = self.psq_and_surplus(pos);
         let mut terms = [[Score::ZERO; 2]; Term::NUM];
-        self.collect(pos, &st, surplus, &mut terms);
+        self.collect(pos, &st, attack, &mut terms);
         let mut trace =
             Trace { turn: pos.turn(), phase: self.phase(st.phase), phase_max: self.phase_max, terms, total: 0 };
         trace.total = self.finish(pos.turn(), trace.sum(), st.phase);
@@ -478,33 +541,26 @@ impl Evaluator {
 
     /// Every term of both sides into `sink`.
     #[inline(always)]
-    fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, surplus: i32, sink: &mut S) {
+    fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, attack: Extra, sink: &mut S) {
         for color in Color::ALL {
             sink.add(Term::Material, color, st.material[color.index()].into());
             sink.add(Term::Pst, color, st.pst[color.index()].into());
         }
         sink.add(Term::Tempo, pos.turn(), self.packed.tempo);
-        let pressure = self.pressures(pos, surplus);
+        let pressure = self.pressures(attack);
+        let views = Views::new(pos, &attack);
         // One copy per side, so that every colour-dependent mask and shift is a constant.
-        self.side_terms::<S, true>(pos, pressure, sink);
-        self.side_terms::<S, false>(pos, pressure, sink);
+        self.side_terms::<S, true>(pos, &views, pressure, sink);
+        self.side_terms::<S, false>(pos, &views, pressure, sink);
     }
 
     /// The attack pressure of each side, `0..=attack_max`: attack units of its pieces across the river, plus a bonus
-    /// for having more strong pieces than the enemy (ElephantEye's measure of who is attacking). `surplus` is Red's
-    /// strength minus Black's ([`Evaluator::psq_and_surplus`]).
+    /// for having more strong pieces than the enemy (ElephantEye's measure of who is attacking), both kept in `attack`
+    /// ([`Evaluator::psq_and_surplus`]).
     #[inline(always)]
-    fn pressures(&self, pos: &Position, surplus: i32) -> [i32; 2] {
+    fn pressures(&self, attack: Extra) -> [i32; 2] {
         let w = &self.weights;
-        let (red, black) = (pos.color_bb(Color::Red), pos.color_bb(Color::Black));
-        // Few pieces are across the river: one look at the board each is cheaper than a popcount per kind.
-        let mut units = [0i32; 2];
-        let unit = |i: usize| match Square::from_index(i).and_then(|sq| pos.piece_at(sq)) {
-            Some(p) => w.attack_unit[p.kind.index()],
-            None => 0,
-        };
-        bits::for_each_point(red & Bitboard::BLACK_HALF, |i| units[0] += unit(i));
-        bits::for_each_point(black & Bitboard::RED_HALF, |i| units[1] += unit(i));
+        let (mut units, surplus) = (attack.units, attack.surplus);
         if surplus > 0 {
             units[0] += w.attack_surplus * surplus;
         } else {
@@ -513,28 +569,17 @@ impl Evaluator {
         [units[0].clamp(0, self.attack_max), units[1].clamp(0, self.attack_max)]
     }
 
-    /// Points that `them` guards with its cheap pieces (soldiers, advisors, elephants, king).
-    #[inline(always)]
-    fn cheap_guards(pos: &Position, them: Color) -> Bitboard {
-        // Set-wise: all soldiers (advisors, elephants) at once.
-        king_attacks(pos.king(them))
-            | bits::soldier_guards(them, pos.pieces(them, PieceKind::Soldier))
-            | bits::advisor_guards(them, pos.pieces(them, PieceKind::Advisor))
-            | bits::elephant_guards(them, pos.pieces(them, PieceKind::Elephant), pos.occupied())
-    }
-
     /// The positional terms of one side.
     #[inline(always)]
-    fn side_terms<S: Sink, const RED: bool>(&self, pos: &Position, pressure: [i32; 2], sink: &mut S) {
+    fn side_terms<S: Sink, const RED: bool>(&self, pos: &Position, v: &Views, pressure: [i32; 2], sink: &mut S) {
         let w = &self.weights;
         let p = &self.packed;
         let us = if RED { Color::Red } else { Color::Black };
         let them = !us;
         let (u, t) = (us.index(), them.index());
-        let occ = pos.occupancy();
-        let all = occ.bitboard();
-        let own = pos.color_bb(us);
-        let enemy_king = pos.king(them);
+        let all = pos.occupied();
+        let (own_w, own_h) = (&v.own_w[u], &v.own_h[u]);
+        let enemy_king = pos.king(them).index();
         let soldiers = pos.pieces(us, PieceKind::Soldier);
 
         // Soldiers: across the river, supported by an attack, near the palace, side by side.
@@ -556,68 +601,87 @@ impl Evaluator {
         // Horses: good destinations, legs considered.
         let horses = pos.pieces(us, PieceKind::Horse);
         if horses.any() {
-            let poor = own | HORSE_POOR | Self::cheap_guards(pos, them);
-            let (occ_w, good_w) = (bits::horse_windows(all), bits::horse_windows(Bitboard(!poor.0)));
+            let guards = bits::cheap_guards(
+                them,
+                bits::half_windows(king_attacks(pos.king(them))),
+                bits::half_windows(pos.pieces(them, PieceKind::Soldier)),
+                bits::half_windows(pos.pieces(them, PieceKind::Advisor)),
+                bits::half_windows(pos.pieces(them, PieceKind::Elephant)),
+                &v.all_h,
+                // A horse reaches two ranks forward or back: the enemy's own half only from its relative rank 3 on.
+                (horses & HORSE_REACHES_HOME[t]).any(),
+            );
+            let good = [
+                !(own_h[0] | HORSE_POOR_H[0] | guards[0]) & bits::LOW45,
+                !(own_h[1] | HORSE_POOR_H[1] | guards[1]) & bits::LOW45,
+            ];
+            let good_w = bits::halves_to_horse_windows(good);
             let mut s = Packed::ZERO;
             bits::for_each_point(horses, |sq| {
-                let n = bits::horse_destinations(sq, &occ_w, &good_w) as usize;
+                let n = bits::horse_destinations(sq, &v.all_w, &good_w) as usize;
                 s += p.horse_mobility[n.min(p.horse_mobility.len() - 1)];
             });
             sink.add(Term::Horses, us, s);
         }
 
-        // Cannons against the king.
-        let cannons = pos.pieces(us, PieceKind::Cannon);
-        if cannons.any() {
-            // Only cannons on the king's file, or on its rank when it stands on its back rank, score.
-            let aligned = cannons & bits::CANNON_LINES[t][enemy_king.index()];
+        // Cannons against the king: only cannons on the king's file, or on its rank when it stands on its back
+        // rank, score.
+        let aligned = pos.pieces(us, PieceKind::Cannon) & bits::CANNON_LINES[t][enemy_king];
+        if aligned.any() {
+            let king = bits::LINES[enemy_king];
             let mut s = Packed::ZERO;
-            for sq in aligned {
-                let king_file = bits::FILE_OF[enemy_king.index()];
-                let screens = between(sq, enemy_king) & all;
-                if king_file.contains(sq) {
-                    if screens.is_empty() {
-                        let sideways = king_attacks(enemy_king) & Bitboard::rank(enemy_king.rank()) & !all;
-                        s += if sideways.is_empty() {
-                            p.cannon_hollow[relative_rank(us, sq)]
+            bits::for_each_point(aligned, |i| {
+                let l = bits::LINES[i];
+                if l.file == king.file {
+                    let screens = bits::file_of(&v.all_f, king.file)
+                        & bits::BETWEEN_LINE[l.rank as usize][king.rank as usize] as usize;
+                    if screens == 0 {
+                        let sideways = bits::KING_SIDEWAYS[enemy_king] as usize & !bits::rank_of(&v.all_w, enemy_king);
+                        s += if sideways == 0 {
+                            let relative = if RED { l.rank as usize } else { 9 - l.rank as usize };
+                            p.cannon_hollow[relative]
                         } else {
                             p.cannon_hollow_escapable
                         };
                     } else if bits::exactly_two(screens) {
                         let centre = PALACE_CENTRE[t];
-                        let central_horse = screens.contains(centre)
+                        let central_horse = king.file == centre.file() as u8
+                            && screens >> centre.rank() as usize & 1 != 0
                             && pos.piece_at(centre) == Some(Piece::new(them, PieceKind::Horse));
                         s += if central_horse { p.cannon_central_horse } else { p.cannon_two_screens };
                     }
-                } else if screens.is_empty() {
+                } else if bits::rank_of(&v.all_w, enemy_king)
+                    & bits::BETWEEN_LINE[l.file as usize][king.file as usize] as usize
+                    == 0
+                {
                     s += p.cannon_bottom;
                 }
-            }
+            });
             sink.add(Term::Cannons, us, s);
         }
 
         // Chariots: mobility, open files, pins against the king.
         let chariots = pos.pieces(us, PieceKind::Chariot);
         if chariots.any() {
-            let all_soldiers = pos.kind_bb(PieceKind::Soldier);
+            let all_soldiers = v.soldiers_h[0] | v.soldiers_h[1];
+            let own_soldiers = bits::half_windows(soldiers);
+            let own_soldiers = own_soldiers[0] | own_soldiers[1];
             let pinnable = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
             // Only a chariot on the king's rank or file can pin.
-            let king_lines = bits::LINES_OF[enemy_king.index()];
+            let king_lines = bits::LINES_OF[enemy_king];
             let mut s = Packed::ZERO;
             let mut mobility = 0;
-            let (occ_w, own_w) = (bits::horse_windows(all), bits::horse_windows(own));
-            let (occ_h, own_h) = (bits::half_windows(all), bits::half_windows(own));
             bits::for_each_point(chariots, |i| {
-                mobility += bits::chariot_mobility(i, &occ_w, &own_w, &occ_h, &own_h) as i32;
-                let file = bits::FILE_OF[i];
-                if (file & all_soldiers).is_empty() {
+                mobility += bits::chariot_mobility(i, &v.all_w, own_w, &v.all_f, &v.own_f[u]) as i32;
+                let file = bits::LINES[i].file;
+                if !bits::file_any(all_soldiers, file) {
                     s += p.chariot_open_file;
-                } else if (file & soldiers).is_empty() {
+                } else if !bits::file_any(own_soldiers, file) {
                     s += p.chariot_half_open_file;
                 }
             });
             for sq in chariots & king_lines {
-                let between_king = between(sq, enemy_king) & all;
+                let between_king = between(sq, pos.king(them)) & all;
                 if (between_king & pinnable).any() && !between_king.more_than_one() {
                     s += p.chariot_pin;
                 }
@@ -689,11 +753,11 @@ mod tests {
     #[test]
     fn pressure_counts_crossed_pieces_and_surplus() {
         let eval = Evaluator::default();
-        let pressures = |pos: &Position| eval.pressures(pos, eval.psq_and_surplus(pos).1);
+        let pressures = |pos: &Position| eval.pressures(eval.psq_and_surplus(pos).1);
         assert_eq!(pressures(&Position::startpos()), [0, 0]);
         // Red chariot and horse across the river, Black has nothing: 2 + 2 units, plus a surplus of 3 strength.
         let pos = Position::from_fen("3k5/9/1N7/9/R8/9/9/9/9/4K4 w - - 0 1").unwrap();
-        assert_eq!(eval.psq_and_surplus(&pos).1, 3);
+        assert_eq!(eval.psq_and_surplus(&pos).1.surplus, 3);
         assert_eq!(pressures(&pos), [8, 0]);
         let pos = Position::from_fen("3k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1").unwrap();
         assert_eq!(pressures(&pos), [2 + 2 * 2, 0]);
