@@ -618,6 +618,13 @@ impl Position {
         self.king_attackers_at(ksq, !us, !Bitboard::from_square(to), &occ).is_empty()
     }
 
+    /// Whether the pseudo-legal move `m` (as a pseudo-legal generator gives it) leaves the mover's king safe: the
+    /// full king-safety test without the pseudo-legality check of [`Position::is_legal`].
+    #[inline]
+    pub fn is_legal_pseudo(&self, m: Move) -> bool {
+        self.leaves_king_safe(m.from(), m.to())
+    }
+
     /// Whether `m` is pseudo-legal: a piece of the side to move that can reach the destination, which is empty or
     /// holds an enemy piece. Says nothing of the king's safety.
     pub fn is_pseudo_legal(&self, m: Move) -> bool {

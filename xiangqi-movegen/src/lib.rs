@@ -114,6 +114,38 @@ pub fn generate(pos: &Position, kind: GenType, list: &mut MoveList) {
     }
 }
 
+/// Pseudo-legal captures: every capture a piece of the side to move can make, whether or not it leaves its own king
+/// attacked. Cheaper than [`captures`] (no king-safety analysis); a caller that tries only a few of them tests each
+/// with [`Position::is_legal_pseudo`] before making it, as quiescence search does.
+///
+/// ```
+/// use xiangqi_core::Position;
+/// // The black horse on e8 shields its king from the red chariot: its captures are pseudo-legal, not legal.
+/// let pos = Position::from_fen("4k4/4n4/2P6/9/9/9/9/9/4R4/3K5 b").unwrap();
+/// let pseudo = xiangqi_movegen::pseudo_captures(&pos);
+/// assert_eq!(pseudo.len(), 1);
+/// assert!(!pos.is_legal_pseudo(pseudo[0]));
+/// assert!(xiangqi_movegen::captures(&pos).is_empty());
+/// ```
+#[inline]
+pub fn pseudo_captures(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_pseudo_captures(pos, &mut list);
+    list
+}
+
+/// Appends the pseudo-legal captures (see [`pseudo_captures`]) to `list`.
+#[inline]
+pub fn generate_pseudo_captures(pos: &Position, list: &mut MoveList) {
+    let us = pos.turn();
+    let occ = pos.occupancy();
+    let theirs = pos.color_bb(!us);
+    for from in pos.color_bb(us) {
+        let Some(piece) = pos.piece_at(from) else { continue };
+        list.add(from, piece_reach(piece, from, occ).capture & theirs);
+    }
+}
+
 /// All legal moves.
 #[inline]
 pub fn legal_moves(pos: &Position) -> MoveList {
