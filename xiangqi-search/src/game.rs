@@ -71,6 +71,19 @@ pub trait Game {
     /// Appends the legal moves (only captures with `captures_only`) to `out`.
     fn generate(&self, captures_only: bool, out: &mut MoveList<Self::Move>);
 
+    /// Appends captures that may still leave the own king attacked, for a caller that tests each one it tries with
+    /// [`Game::is_legal_capture`] (quiescence, which tries few of them). The default is the legal captures.
+    #[inline(always)]
+    fn generate_captures_unchecked(&self, out: &mut MoveList<Self::Move>) {
+        self.generate(true, out);
+    }
+
+    /// Whether a capture from [`Game::generate_captures_unchecked`] is legal. The default says yes.
+    #[inline(always)]
+    fn is_legal_capture(&self, _m: Self::Move) -> bool {
+        true
+    }
+
     /// Plays `m`.
     fn make(&mut self, m: Self::Move);
 

@@ -53,8 +53,8 @@ pub use policy::{
     NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
     PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
-pub use policy::{Enhanced, Exit, Extras, NodeKind, Observer, Plain, Silent, VerifiedNullMove};
-pub use searcher::{lmr_reduction, Limits, Line, SearchOptions, SearchResult, Searcher, Signals, Stats};
+pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Plain, Silent, VerifiedNullMove};
+pub use searcher::{lmr_reduction, Limits, Line, LmrTable, SearchOptions, SearchResult, Searcher, Signals, Stats};
 pub use smp::search_smp;
 pub use tt::TranspositionTable;
 pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};

@@ -126,7 +126,7 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     alpha = alpha.max(stand_pat);
     let mut best = stand_pat;
     let mut picker = MovePicker::new();
-    s.game.generate(true, picker.moves_mut());
+    s.game.generate_captures_unchecked(picker.moves_mut());
     let game = &s.game;
     // The engine skips captures that likely lose material (negative keys); the pure quiescence searches them all.
     let prune_losing = V::Extras::ENABLED && s.options.qs_pruning;
@@ -137,6 +137,9 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
             // Keys come largest first: every capture left loses material too.
             s.stats.qs_prunes += 1 + picker.remaining() as u64;
             break;
+        }
+        if !s.game.is_legal_capture(m) {
+            continue;
         }
         s.observer.edge(ply, Some(m));
         s.make(m);
@@ -152,7 +155,9 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
                     exit = Exit::BetaCutoff;
                     if W::ACTIVE {
                         while let Some(rest) = picker.next() {
-                            s.observer.pruned(ply, rest);
+                            if s.game.is_legal_capture(rest) {
+                                s.observer.pruned(ply, rest);
+                            }
                         }
                     }
                     break;
@@ -164,6 +169,23 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     best
 }
 
+/// What a node knows when it considers passing: see [`NullPolicy::try_null`].
+#[derive(Debug, Clone, Copy)]
+pub struct NullNode {
+    /// Remaining depth.
+    pub depth: i32,
+    /// The node's beta.
+    pub beta: Score,
+    /// Distance from the root.
+    pub ply: usize,
+    /// False right after a null move (and at the root): two passes in a row prove nothing.
+    pub null_ok: bool,
+    /// Whether the node has an open window (a PV node).
+    pub pv_node: bool,
+    /// The static evaluation, `-INFINITY` when the variant computes none (the pure variants).
+    pub static_eval: Score,
+}
+
 /// What a node tries before its moves.
 pub trait NullPolicy: 'static {
     /// Short name.
@@ -171,10 +193,7 @@ pub trait NullPolicy: 'static {
     /// `Some(score)` when the node is cut off without searching its moves.
     fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
         s: &mut Searcher<G, E, V, W>,
-        depth: i32,
-        beta: Score,
-        ply: usize,
-        null_ok: bool,
+        node: NullNode,
     ) -> Option<Score>;
 }
 
@@ -187,10 +206,7 @@ impl NullPolicy for NoNull {
     #[inline(always)]
     fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
         _: &mut Searcher<G, E, V, W>,
-        _: i32,
-        _: Score,
-        _: usize,
-        _: bool,
+        _: NullNode,
     ) -> Option<Score> {
         None
     }
@@ -207,27 +223,26 @@ impl<const R: i32> NullPolicy for NullMove<R> {
     #[inline(always)]
     fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
         s: &mut Searcher<G, E, V, W>,
-        depth: i32,
-        beta: Score,
-        ply: usize,
-        null_ok: bool,
+        n: NullNode,
     ) -> Option<Score> {
-        null_search(s, depth, R, beta, ply, null_ok).map(|_| beta)
+        if n.depth < R + 1 {
+            return None;
+        }
+        null_search(s, n.depth - R - 1, n.beta, n.ply, n.null_ok).map(|_| n.beta)
     }
 }
 
-/// The null-move search shared by [`NullMove`] and [`VerifiedNullMove`]: `Some(score)` when passing still fails
-/// high with reduction `r`.
+/// The null-move search shared by [`NullMove`] and [`VerifiedNullMove`]: `Some(score)` when passing and searching
+/// `child_depth` still fails high.
 #[inline(always)]
 fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     s: &mut Searcher<G, E, V, W>,
-    depth: i32,
-    r: i32,
+    child_depth: i32,
     beta: Score,
     ply: usize,
     null_ok: bool,
 ) -> Option<Score> {
-    if !null_ok || depth < r + 1 || s.game.in_check() || !s.game.null_move_allowed() {
+    if !null_ok || s.game.in_check() || !s.game.null_move_allowed() {
         return None;
     }
     s.stats.null_tries += 1;
@@ -235,8 +250,8 @@ fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     s.make_null();
     // After a pass the side to move is the one that was not to move: never in check in a legal position.
     s.in_check_at[ply + 1] = false;
-    s.observer.enter(ply + 1, -beta, -beta + 1, depth - r - 1, NodeKind::Null);
-    let score = -s.negamax(depth - r - 1, -beta, -beta + 1, ply + 1, false);
+    s.observer.enter(ply + 1, -beta, -beta + 1, child_depth, NodeKind::Null);
+    let score = -s.negamax(child_depth, -beta, -beta + 1, ply + 1, false);
     s.unmake_null();
     if s.stopped || score < beta {
         return None;
@@ -245,9 +260,10 @@ fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     Some(score)
 }
 
-/// The engine's null move: the reduction grows with depth (`3 + depth / 6`), mate scores are never trusted, and
-/// from depth 10 on a cutoff is verified by a reduced search of the node itself without a null move (against
-/// zugzwang, common in xiangqi endgames).
+/// The engine's null move, as strong engines use it: only at zero-window nodes whose static evaluation is at
+/// least beta, from depth 2 with a reduction growing with depth (`3 + depth / 4`, the search below the pass
+/// dropping into quiescence near the horizon), mate scores never trusted, and from depth 10 on a cutoff verified
+/// by a reduced search of the node itself without a null move (against zugzwang, common in xiangqi endgames).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct VerifiedNullMove;
 
@@ -259,22 +275,23 @@ impl NullPolicy for VerifiedNullMove {
     #[inline(always)]
     fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
         s: &mut Searcher<G, E, V, W>,
-        depth: i32,
-        beta: Score,
-        ply: usize,
-        null_ok: bool,
+        n: NullNode,
     ) -> Option<Score> {
-        let r = 3 + depth / 6;
-        let score = null_search(s, depth, r, beta, ply, null_ok)?;
-        let score = if score >= MATE_BOUND { beta } else { score };
-        if depth < NULL_VERIFY_DEPTH {
+        if n.pv_node || n.depth < 2 || n.static_eval < n.beta || n.beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let r = 3 + n.depth / 4;
+        let score = null_search(s, (n.depth - r - 1).max(0), n.beta, n.ply, n.null_ok)?;
+        let score = if score >= MATE_BOUND { n.beta } else { score };
+        if n.depth < NULL_VERIFY_DEPTH {
             return Some(score);
         }
         s.stats.null_verifications += 1;
         // The verification searches this node again (same ply, no move): observers see it as a child node.
-        s.observer.enter(ply, beta - 1, beta, depth - r, NodeKind::Main);
-        let verified = s.negamax(depth - r, beta - 1, beta, ply, false);
-        if s.stopped || verified < beta {
+        let depth = n.depth - r;
+        s.observer.enter(n.ply, n.beta - 1, n.beta, depth, NodeKind::Main);
+        let verified = s.negamax(depth, n.beta - 1, n.beta, n.ply, false);
+        if s.stopped || verified < n.beta {
             s.stats.null_cutoffs -= 1;
             return None;
         }

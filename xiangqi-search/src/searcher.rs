@@ -3,8 +3,8 @@
 
 use crate::game::{Evaluator, Game, MoveList, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
 use crate::policy::{
-    ChildPolicy, Exit, Extras, Form, LeafPolicy, MovePicker, NodeKind, NullPolicy, Observer, OrderPolicy, Silent,
-    Variant,
+    ChildPolicy, Exit, Extras, Form, LeafPolicy, MovePicker, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
+    Silent, Variant,
 };
 use crate::tt::{Bound, TranspositionTable};
 use smallvec::SmallVec;
@@ -144,7 +144,7 @@ pub struct Stats {
     pub rule_cutoffs: u64,
     /// Aspiration windows that failed and were widened.
     pub aspiration_fails: u64,
-    /// Losing captures skipped in quiescence.
+    /// Losing captures skipped in quiescence (counted as generated, before the legality test).
     pub qs_prunes: u64,
     /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
@@ -248,11 +248,40 @@ pub struct SearchResult<M> {
 }
 
 /// Late move reduction for the `index`-th move at `depth`: grows with the logarithms of both, less at PV nodes.
-#[inline(always)]
+/// (The search reads it from a table: [`LmrTable`].)
 pub fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
-    let r = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+    let r = 0.5 + (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() / 2.25;
     let r = r as i32 - pv_node as i32;
-    r.clamp(0, depth - 2)
+    r.clamp(0, (depth - 2).max(0))
+}
+
+/// [`lmr_reduction`] tabulated for depths and move indices below 64 (larger ones use the last row and column),
+/// so the node loop computes no logarithm.
+#[derive(Debug, Clone)]
+pub struct LmrTable(Box<[[[u8; 64]; 64]; 2]>);
+
+impl Default for LmrTable {
+    fn default() -> LmrTable {
+        let mut t = Box::new([[[0u8; 64]; 64]; 2]);
+        for (pv, rows) in t.iter_mut().enumerate() {
+            for (depth, row) in rows.iter_mut().enumerate() {
+                for (index, r) in row.iter_mut().enumerate() {
+                    *r = lmr_reduction(depth as i32, index, pv == 1) as u8;
+                }
+            }
+        }
+        LmrTable(t)
+    }
+}
+
+impl LmrTable {
+    /// The reduction of the `index`-th move at `depth` (equal to [`lmr_reduction`] below 64).
+    #[inline(always)]
+    pub fn get(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
+        let d = (depth.max(0) as usize).min(63);
+        let r = self.0[pv_node as usize][d][index.min(63)] as i32;
+        r.min(depth - 2)
+    }
 }
 
 /// Reverse futility margin per ply of depth.
@@ -286,6 +315,7 @@ pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silen
     /// (the engine's additions need it at every node; computing it once saves a second attack test).
     pub(crate) in_check_at: Vec<bool>,
     excluded: SmallVec<[G::Move; 8]>,
+    lmr: LmrTable,
     limits: Limits,
     start: Instant,
     reported_nodes: u64,
@@ -308,6 +338,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             pv_len: vec![0; MAX_PLY + 1],
             in_check_at: vec![false; MAX_PLY + 2],
             excluded: SmallVec::new(),
+            lmr: LmrTable::default(),
             limits: Limits::default(),
             start: Instant::now(),
             reported_nodes: 0,
@@ -682,7 +713,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             }
         }
 
-        if let Some(score) = V::Null::try_null(self, depth, beta, ply, null_ok) {
+        let node = NullNode { depth, beta, ply, null_ok, pv_node, static_eval };
+        if let Some(score) = V::Null::try_null(self, node) {
             return self.leave(ply, score, Exit::NullCutoff);
         }
 
@@ -721,7 +753,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             }
             let reduction = if extras && self.options.lmr && depth >= 3 && i >= 3 && quiet && !gives_check && !in_check
             {
-                lmr_reduction(depth, i, pv_node)
+                self.lmr.get(depth, i, pv_node)
             } else {
                 0
             };

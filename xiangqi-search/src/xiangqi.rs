@@ -3,7 +3,7 @@
 use crate::game::{mated_in, Game, MoveList, Rule, Score, MATE};
 use xiangqi_core::rules::{judge, Judgement, Verdict};
 use xiangqi_core::{Bitboard, Move, PieceKind, Position};
-use xiangqi_movegen::{generate, GenType};
+use xiangqi_movegen::{generate, generate_pseudo_captures, GenType};
 
 /// Ordering value of a piece as a victim or an attacker (MVV-LVA).
 const fn order_value(kind: PieceKind) -> i32 {
@@ -57,6 +57,16 @@ impl Game for Position {
     #[inline(always)]
     fn generate(&self, captures_only: bool, out: &mut MoveList<Move>) {
         generate(self, if captures_only { GenType::Captures } else { GenType::All }, out);
+    }
+
+    #[inline(always)]
+    fn generate_captures_unchecked(&self, out: &mut MoveList<Move>) {
+        generate_pseudo_captures(self, out);
+    }
+
+    #[inline(always)]
+    fn is_legal_capture(&self, m: Move) -> bool {
+        self.is_legal_pseudo(m)
     }
 
     #[inline(always)]
