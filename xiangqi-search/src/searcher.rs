@@ -319,6 +319,10 @@ pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silen
     limits: Limits,
     start: Instant,
     reported_nodes: u64,
+    /// Nodes of the earlier iterations of this search (`stats` counts the current one).
+    nodes_before: u64,
+    /// Nodes entered since the search started, for the periodic clock check.
+    tick: u64,
     _variant: PhantomData<V>,
 }
 
@@ -342,6 +346,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             limits: Limits::default(),
             start: Instant::now(),
             reported_nodes: 0,
+            nodes_before: 0,
+            tick: 0,
             _variant: PhantomData,
         }
     }
@@ -379,6 +385,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.start = Instant::now();
         self.stopped = false;
         self.reported_nodes = 0;
+        self.nodes_before = 0;
+        self.tick = 0;
         if let Some(tt) = self.tt_enabled() {
             tt.new_search();
         }
@@ -389,6 +397,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         let multipv = if V::Extras::ENABLED { self.options.multipv.max(1) } else { 1 };
         let mut best: Option<SearchResult<G::Move>> = None;
         for depth in first..=max_depth {
+            self.nodes_before += self.stats.total_nodes();
             self.stats = Stats::default();
             let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(multipv);
             self.excluded.clear();
@@ -442,6 +451,9 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 on_iteration(&result);
             }
             best = Some(result);
+            // Iterations can be too small to reach the periodic check (a position the rules decide everywhere
+            // finishes an iteration in a few hundred nodes): look at the clock and the node count here too.
+            self.check_limits();
             if self.stopped || self.soft_time_over() {
                 break;
             }
@@ -514,8 +526,9 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     fn enter(&mut self, ply: usize) -> bool {
         self.pv_len[ply] = 0;
         self.stats.nodes += 1;
+        self.tick += 1;
         self.note_ply(ply);
-        if self.stats.nodes & 1023 == 0 {
+        if self.tick & 1023 == 0 {
             self.check_limits();
         }
         self.stopped
@@ -528,15 +541,21 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
 
     fn publish_nodes(&mut self) {
         if let Some(sig) = &self.limits.signals {
-            let now = self.stats.total_nodes();
+            let now = self.searched();
             sig.nodes.fetch_add(now.saturating_sub(self.reported_nodes), Ordering::Relaxed);
             self.reported_nodes = now;
         }
     }
 
+    /// Nodes searched so far by this thread in this search, all iterations.
+    #[inline(always)]
+    fn searched(&self) -> u64 {
+        self.nodes_before + self.stats.total_nodes()
+    }
+
     #[cold]
     fn check_limits(&mut self) {
-        let mut nodes = self.stats.total_nodes();
+        let mut nodes = self.searched();
         let mut pondering = false;
         if let Some(sig) = self.limits.signals.clone() {
             self.publish_nodes();
