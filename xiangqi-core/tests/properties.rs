@@ -26,6 +26,12 @@ fn random_game(fen: &str, choices: &[u16]) {
         }
         let m = moves[c as usize % moves.len()];
         assert!(pos.is_legal(m));
+        for &any in &moves {
+            let gives = pos.gives_check(any);
+            pos.make_move(any);
+            assert_eq!(gives, pos.in_check(), "gives_check({any})");
+            pos.unmake_move();
+        }
         pos.make_move(m);
         assert_eq!(pos.key(), pos.compute_key(), "incremental key after {m}");
         check_attackers(&pos);
@@ -63,6 +69,7 @@ fn check_attackers(pos: &Position) {
                 }
             }
             assert_eq!(pos.attackers_to(sq, by, Bitboard::FULL, occ), expected, "attackers of {sq} by {by:?}");
+            assert_eq!(pos.is_attacked(sq, by, Bitboard::FULL, occ), expected.any(), "{sq} attacked by {by:?}");
             if pos.piece_at(sq).is_some_and(|p| p.kind == PieceKind::King && p.color != by && by != pos.turn()) {
                 assert_eq!(pos.checkers(), expected, "checkers");
             }
