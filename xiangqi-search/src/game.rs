@@ -96,6 +96,13 @@ pub trait Game {
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
 
+    /// Whether the legal move `m` would check the opponent, known without making it (so that pruning can skip
+    /// the move untouched). The default answers "maybe" (`true`), which only keeps such pruning from happening.
+    #[inline(always)]
+    fn gives_check(&self, _m: Self::Move) -> bool {
+        true
+    }
+
     /// Whether a null move is sound enough here (the zugzwang guard, `isNullMoveAllowed` of the spec).
     fn null_move_allowed(&self) -> bool;
 

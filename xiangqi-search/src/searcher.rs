@@ -758,17 +758,17 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         while let Some(m) = moves.next() {
             let quiet = extras && self.game.is_quiet(m);
             self.observer.edge(ply, Some(m));
-            self.make(m);
-            let gives_check = extras && self.game.in_check();
-            if extras {
-                self.in_check_at[ply + 1] = gives_check;
-            }
-            if futility_ok && i > 0 && quiet && !gives_check {
-                self.unmake();
+            if futility_ok && i > 0 && quiet && !self.game.gives_check(m) {
+                // Pruned without being made: observers see the move announced and never entered.
                 self.stats.futility_prunes += 1;
                 best = best.max(static_eval + FUTILITY_MARGIN[depth as usize]);
                 i += 1;
                 continue;
+            }
+            self.make(m);
+            let gives_check = extras && self.game.in_check();
+            if extras {
+                self.in_check_at[ply + 1] = gives_check;
             }
             let reduction = if extras && self.options.lmr && depth >= 3 && i >= 3 && quiet && !gives_check && !in_check
             {

@@ -89,6 +89,11 @@ impl Game for Position {
         Position::in_check(self)
     }
 
+    #[inline(always)]
+    fn gives_check(&self, m: Move) -> bool {
+        Position::gives_check(self, m)
+    }
+
     /// Allowed while the side to move keeps an attacking piece (chariot, horse or cannon): without one, zugzwang
     /// is common in xiangqi endgames.
     #[inline]
@@ -129,7 +134,7 @@ impl Game for Position {
             return key;
         }
         let occ = self.occupancy().without(m.from());
-        let defended = self.attackers_to(m.to(), victim.color, !Bitboard::from_square(m.to()), &occ).any();
+        let defended = self.is_attacked(m.to(), victim.color, !Bitboard::from_square(m.to()), &occ);
         if defended {
             key - 64
         } else {
