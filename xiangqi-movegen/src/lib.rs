@@ -18,6 +18,9 @@
 
 use rayon::prelude::*;
 use smallvec::SmallVec;
+use xiangqi_core::attacks::{
+    advisor_attacks, cannon_attacks, elephant_attacks, horse_attacks, king_attacks, rook_attacks, soldier_attacks,
+};
 use xiangqi_core::{piece_reach, Bitboard, KingSafety, Move, Piece, PieceKind, Position, Square};
 
 /// A list of moves on the stack. 128 holds every move of any position seen in play; a larger list spills to
@@ -140,10 +143,27 @@ pub fn generate_pseudo_captures(pos: &Position, list: &mut MoveList) {
     let us = pos.turn();
     let occ = pos.occupancy();
     let theirs = pos.color_bb(!us);
-    for from in pos.color_bb(us) {
-        let Some(piece) = pos.piece_at(from) else { continue };
-        list.add(from, piece_reach(piece, from, occ).capture & theirs);
+    // Capture sets only, kind by kind (a piece's full reach would also compute its quiet moves).
+    for from in pos.pieces(us, PieceKind::Chariot) {
+        list.add(from, rook_attacks(from, occ) & theirs);
     }
+    for from in pos.pieces(us, PieceKind::Cannon) {
+        list.add(from, cannon_attacks(from, occ) & theirs);
+    }
+    for from in pos.pieces(us, PieceKind::Horse) {
+        list.add(from, horse_attacks(from, occ.bitboard()) & theirs);
+    }
+    for from in pos.pieces(us, PieceKind::Soldier) {
+        list.add(from, soldier_attacks(us, from) & theirs);
+    }
+    for from in pos.pieces(us, PieceKind::Advisor) {
+        list.add(from, advisor_attacks(from) & theirs);
+    }
+    for from in pos.pieces(us, PieceKind::Elephant) {
+        list.add(from, elephant_attacks(from, occ.bitboard()) & theirs);
+    }
+    let king = pos.king(us);
+    list.add(king, king_attacks(king) & theirs);
 }
 
 /// All legal moves.
