@@ -67,7 +67,8 @@ pub struct SearchOptions {
     pub check_extension: bool,
     /// Late move reductions.
     pub lmr: bool,
-    /// Futility pruning of quiet moves near the horizon.
+    /// Futility pruning of quiet moves near the horizon: by margin, and late quiet moves by count (late move
+    /// pruning).
     pub futility: bool,
     /// Reverse futility pruning (static null move) of nodes near the horizon.
     pub reverse_futility: bool,
@@ -134,7 +135,7 @@ pub struct Stats {
     pub lmr_reductions: u64,
     /// Reduced moves that beat alpha and were searched again at full depth.
     pub lmr_researches: u64,
-    /// Quiet moves skipped by futility pruning.
+    /// Quiet moves skipped by futility pruning (by margin or by move count).
     pub futility_prunes: u64,
     /// Nodes cut by reverse futility pruning.
     pub reverse_futility_prunes: u64,
@@ -290,6 +291,8 @@ pub const REVERSE_FUTILITY_MARGIN: Score = 120;
 pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
 /// Razoring margin per ply of depth.
 pub const RAZOR_MARGIN: Score = 350;
+/// Deepest node late move pruning applies to: there, quiet moves after the first `3 + depth^2` are skipped.
+pub const LATE_MOVE_DEPTH: i32 = 6;
 /// Futility margin by depth (quiet moves at `depth` are skipped when static eval plus this is below alpha).
 pub const FUTILITY_MARGIN: [Score; 4] = [0, 200, 350, 500];
 /// First aspiration window half-width.
@@ -754,14 +757,24 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             && !in_check
             && depth < FUTILITY_MARGIN.len() as i32
             && static_eval + FUTILITY_MARGIN[depth.max(0) as usize] <= alpha;
+        // Late move pruning (move-count futility): near the horizon, quiet moves this far down the ordering are
+        // skipped once a move has been searched.
+        let late_limit = if extras && self.options.futility && !pv_node && !in_check && depth <= LATE_MOVE_DEPTH {
+            (3 + depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         let mut i = 0;
         while let Some(m) = moves.next() {
             let quiet = extras && self.game.is_quiet(m);
             self.observer.edge(ply, Some(m));
-            if futility_ok && i > 0 && quiet && !self.game.gives_check(m) {
+            let late = i >= late_limit && best > -MATE_BOUND;
+            if ((futility_ok && i > 0) || late) && quiet && !self.game.gives_check(m) {
                 // Pruned without being made: observers see the move announced and never entered.
                 self.stats.futility_prunes += 1;
-                best = best.max(static_eval + FUTILITY_MARGIN[depth as usize]);
+                if futility_ok {
+                    best = best.max(static_eval + FUTILITY_MARGIN[depth as usize]);
+                }
                 i += 1;
                 continue;
             }
