@@ -148,6 +148,27 @@ static FILE_SPREAD: [u128; 1024] = {
     t
 };
 
+/// A chariot's reach along a rank, as 9 bits by file: from file `file` with the rank's occupancy `occ` (9 bits by
+/// file), the empty points up to and including the first piece each way. The table behind [`rook_attacks`], for
+/// callers that work on one line at a time (the evaluation's mobility).
+///
+/// ```
+/// use xiangqi_core::attacks::rank_reach;
+/// // From file c (2) with pieces on files a (0) and f (5): b, a, d, e, f.
+/// assert_eq!(rank_reach(2, 0b1_0000_1), 0b11_1011);
+/// ```
+#[inline(always)]
+pub fn rank_reach(file: usize, occ: usize) -> u16 {
+    RANK_ROOK[file][occ & 0x1FF]
+}
+
+/// A chariot's reach along a file, as 10 bits by rank, from rank `rank` with the file's occupancy `occ` (10 bits
+/// by rank): see [`rank_reach`].
+#[inline(always)]
+pub fn file_reach(rank: usize, occ: usize) -> u16 {
+    FILE_ROOK[rank][occ & 0x3FF]
+}
+
 #[inline(always)]
 fn line_attacks(sq: Square, occ: &Occupancy, rank: &[[u16; 512]; 9], file: &[[u16; 1024]; 10]) -> Bitboard {
     let i = sq.index();

@@ -11,6 +11,7 @@
 //! - ranks and files of the board as 9 or 10 line bits, for the cannon and pin tests along the king's lines;
 //! - counts of sets known to lie in one half of the board, in 64 bits.
 
+use xiangqi_core::attacks::{file_reach, rank_reach};
 use xiangqi_core::{Bitboard, Color};
 
 /// File a.
@@ -216,59 +217,6 @@ pub(crate) fn horse_destinations(sq: usize, occ: &[u64; 2], good: &[u64; 2]) -> 
     (a & g).count_ones()
 }
 
-/// Slides a chariot from `pos` along a line of `len` points with occupancy `occ`: the empty points up to and
-/// including the first piece each way (as `xiangqi_core::attacks::rook_attacks` along one line).
-const fn slide(pos: usize, occ: usize, len: usize) -> u16 {
-    let mut out = 0u16;
-    let mut p = pos + 1;
-    while p < len {
-        out |= 1 << p;
-        if occ >> p & 1 == 1 {
-            break;
-        }
-        p += 1;
-    }
-    let mut p = pos;
-    while p > 0 {
-        p -= 1;
-        out |= 1 << p;
-        if occ >> p & 1 == 1 {
-            break;
-        }
-    }
-    out
-}
-
-/// A chariot's reach along its rank, `[file][occupancy of the rank]` (9 bits by file).
-static RANK_REACH: [[u16; 512]; 9] = {
-    let mut t = [[0u16; 512]; 9];
-    let mut f = 0;
-    while f < 9 {
-        let mut occ = 0;
-        while occ < 512 {
-            t[f][occ] = slide(f, occ, 9);
-            occ += 1;
-        }
-        f += 1;
-    }
-    t
-};
-
-/// A chariot's reach along its file, `[rank][occupancy of the file]` (10 bits by rank).
-static FILE_REACH: [[u16; 1024]; 10] = {
-    let mut t = [[0u16; 1024]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut occ = 0;
-        while occ < 1024 {
-            t[r][occ] = slide(r, occ, 10);
-            occ += 1;
-        }
-        r += 1;
-    }
-    t
-};
-
 /// The number of bits of each 10-bit value.
 static POP10: [u8; 1024] = {
     let mut t = [0u8; 1024];
@@ -426,9 +374,9 @@ pub(crate) fn chariot_mobility(
     let (window, shift) = (l.rank_window as usize, l.rank_shift as u32);
     let occ_rank = (occ_w[window] >> shift) as usize & 0x1FF;
     let own_rank = (own_w[window] >> shift) as usize & 0x1FF;
-    let on_rank = RANK_REACH[l.file as usize][occ_rank] as usize & !own_rank;
+    let on_rank = rank_reach(l.file as usize, occ_rank) as usize & !own_rank;
     let (occ_file, own_file) = (file_of(occ_f, l.file), file_of(own_f, l.file));
-    let on_file = FILE_REACH[l.rank as usize][occ_file] as usize & !own_file;
+    let on_file = file_reach(l.rank as usize, occ_file) as usize & !own_file;
     POP10[on_rank] as u32 + POP10[on_file & 0x3FF] as u32
 }
 
