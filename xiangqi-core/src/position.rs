@@ -515,10 +515,26 @@ impl Position {
         let us = self.turn;
         let ksq = self.kings[(!us).index()];
         let (from, to) = (m.from(), m.to());
-        let occ = self.occ.without(from).with(to);
         let Some(piece) = self.board[from.index()] else { return false };
-        // A king never checks directly: a legal move never leaves the kings facing.
-        let direct = piece.kind != PieceKind::King && piece_reach(piece, to, &occ).capture.contains(ksq);
+        // Most moves can check neither way, which is seen without computing any attack: the moved piece checks
+        // only from where its kind could attack the king, and a discovered check needs `from` on the king's lines
+        // or on a leg of a horse attacking it (a diagonal neighbour of the king), or `to` on the lines (a new
+        // cannon screen).
+        let on_lines = lines(ksq);
+        let may_direct = match piece.kind {
+            PieceKind::Chariot | PieceKind::Cannon => on_lines.contains(to),
+            PieceKind::Horse => horse_sources(ksq).contains(to),
+            PieceKind::Soldier => soldier_attackers(us, ksq).contains(to),
+            // A king never checks directly: a legal move never leaves the kings facing.
+            PieceKind::King | PieceKind::Advisor | PieceKind::Elephant => false,
+        };
+        let leg = from.file().index().abs_diff(ksq.file().index()) == 1
+            && from.rank().index().abs_diff(ksq.rank().index()) == 1;
+        if !may_direct && !leg && !on_lines.contains(from) && !on_lines.contains(to) {
+            return false;
+        }
+        let occ = self.occ.without(from).with(to);
+        let direct = may_direct && piece_reach(piece, to, &occ).capture.contains(ksq);
         direct || self.king_attackers_at(ksq, us, !Bitboard::from_square(from), &occ).any()
     }
 
