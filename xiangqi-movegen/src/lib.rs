@@ -61,9 +61,14 @@ impl Sink for Counter {
     }
 }
 
-/// The generator: for each of our pieces, its destinations filtered by `CAPTURES`/`QUIETS`, then legality.
+/// The generator: for each of our pieces, its destinations filtered by `CAPTURES`/`QUIETS`, then legality (unless
+/// `LAZY`: then the moves that need the full test are emitted untested, in the same place). Returns the king-safety
+/// analysis it used.
 #[inline(always)]
-fn generate_into<const CAPTURES: bool, const QUIETS: bool, S: Sink>(pos: &Position, sink: &mut S) {
+fn generate_into<const CAPTURES: bool, const QUIETS: bool, const LAZY: bool, S: Sink>(
+    pos: &Position,
+    sink: &mut S,
+) -> KingSafety {
     let us = pos.turn();
     let ks: KingSafety = pos.king_safety();
     let occ = pos.occupancy();
@@ -98,6 +103,10 @@ fn generate_into<const CAPTURES: bool, const QUIETS: bool, S: Sink>(pos: &Positi
                 targets - ks.screen_points
             };
             sink.add(from, sure);
+            if LAZY {
+                sink.add(from, targets - sure);
+                continue;
+            }
             for to in targets - sure {
                 if pos.is_safe_with(&ks, from, to) {
                     sink.add(from, Bitboard::from_square(to));
@@ -105,16 +114,36 @@ fn generate_into<const CAPTURES: bool, const QUIETS: bool, S: Sink>(pos: &Positi
             }
         }
     }
+    ks
 }
 
 /// Appends the legal moves of `kind` to `list`.
 #[inline]
 pub fn generate(pos: &Position, kind: GenType, list: &mut MoveList) {
     match kind {
-        GenType::All => generate_into::<true, true, _>(pos, list),
-        GenType::Captures => generate_into::<true, false, _>(pos, list),
-        GenType::Quiets => generate_into::<false, true, _>(pos, list),
-    }
+        GenType::All => generate_into::<true, true, false, _>(pos, list),
+        GenType::Captures => generate_into::<true, false, false, _>(pos, list),
+        GenType::Quiets => generate_into::<false, true, false, _>(pos, list),
+    };
+}
+
+/// Appends every move of the legal generator's candidates, in its order, leaving untested the few that need the
+/// full king-safety test (king moves, moves of a piece shielding its king, moves onto a cannon's screen point and,
+/// in check, the moves that may answer it). Returns the [`KingSafety`] with which
+/// [`Position::is_safe_with`] tells the legal ones apart, so that a search tests only the moves it tries.
+///
+/// ```
+/// use xiangqi_core::Position;
+/// use xiangqi_movegen::{generate_lazy, legal_moves, MoveList};
+/// let pos = Position::from_fen("4k4/4n4/2P6/9/9/9/9/9/4R4/3K5 b").unwrap();
+/// let mut list = MoveList::new();
+/// let ks = generate_lazy(&pos, &mut list);
+/// let legal: Vec<_> = list.iter().filter(|m| pos.is_safe_with(&ks, m.from(), m.to())).copied().collect();
+/// assert_eq!(legal, legal_moves(&pos).to_vec());
+/// ```
+#[inline]
+pub fn generate_lazy(pos: &Position, list: &mut MoveList) -> KingSafety {
+    generate_into::<true, true, true, _>(pos, list)
 }
 
 /// Pseudo-legal captures: every capture a piece of the side to move can make, whether or not it leaves its own king
@@ -170,7 +199,7 @@ pub fn generate_pseudo_captures(pos: &Position, list: &mut MoveList) {
 #[inline]
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate_into::<true, true, _>(pos, &mut list);
+    generate_into::<true, true, false, _>(pos, &mut list);
     list
 }
 
@@ -178,7 +207,7 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 #[inline]
 pub fn captures(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate_into::<true, false, _>(pos, &mut list);
+    generate_into::<true, false, false, _>(pos, &mut list);
     list
 }
 
@@ -186,7 +215,7 @@ pub fn captures(pos: &Position) -> MoveList {
 #[inline]
 pub fn quiets(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate_into::<false, true, _>(pos, &mut list);
+    generate_into::<false, true, false, _>(pos, &mut list);
     list
 }
 
@@ -210,7 +239,7 @@ pub fn evasions(pos: &Position) -> MoveList {
 #[inline]
 pub fn count_legal(pos: &Position) -> u64 {
     let mut c = Counter(0);
-    generate_into::<true, true, _>(pos, &mut c);
+    generate_into::<true, true, false, _>(pos, &mut c);
     c.0
 }
 

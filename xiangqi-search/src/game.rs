@@ -71,6 +71,25 @@ pub trait Game {
     /// Appends the legal moves (only captures with `captures_only`) to `out`.
     fn generate(&self, captures_only: bool, out: &mut MoveList<Self::Move>);
 
+    /// What [`Game::generate_lazy`] leaves for [`Game::is_legal_generated`] (a king-safety analysis in xiangqi).
+    type Legality;
+
+    /// Appends the moves of [`Game::generate`] (all of them, in the same order), with, among them, candidates that
+    /// may be illegal: [`Game::is_legal_generated`] tells them apart when the search comes to them, so moves
+    /// never tried are never tested. An implementation that knows no cheaper way generates the legal moves.
+    fn generate_lazy(&self, out: &mut MoveList<Self::Move>) -> Self::Legality;
+
+    /// Whether `m`, from [`Game::generate_lazy`] that returned `legality`, is legal.
+    fn is_legal_generated(&self, legality: &Self::Legality, m: Self::Move) -> bool;
+
+    /// The legal move that [`Game::encode_move`] packed as `code`, if there is one here (a move from the
+    /// transposition table, which may come from another position). The default finds none, so a search
+    /// generates moves before trying any.
+    #[inline(always)]
+    fn decode_legal(&self, _code: u16) -> Option<Self::Move> {
+        None
+    }
+
     /// Appends captures that may still leave the own king attacked, for a caller that tests each one it tries with
     /// [`Game::is_legal_capture`] (quiescence, which tries few of them). The default is the legal captures.
     #[inline(always)]

@@ -403,6 +403,9 @@ impl ChildPolicy for PrincipalVariation {
 pub trait OrderPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
+    /// Whether the hash move goes first. A search then tries it before generating any move, so a node that the
+    /// hash move cuts off generates nothing.
+    const HASH_FIRST: bool;
     /// Per-search state (killer, history and countermove tables), allocated once when the searcher is built.
     type State;
     /// Creates the state for a game with `move_keys` distinct move keys.
@@ -421,6 +424,7 @@ pub struct GenerationOrder;
 
 impl OrderPolicy for GenerationOrder {
     const NAME: &'static str = "";
+    const HASH_FIRST: bool = false;
     type State = ();
     fn new_state(_: usize) {}
     #[inline(always)]
@@ -446,6 +450,7 @@ const HISTORY_MAX: i32 = 1 << 20;
 
 impl OrderPolicy for Ordered {
     const NAME: &'static str = "order";
+    const HASH_FIRST: bool = true;
     type State = OrderState;
 
     fn new_state(move_keys: usize) -> OrderState {
@@ -626,21 +631,19 @@ impl<M: Copy> MovePicker<M> {
         }
     }
 
-    /// Sorts `i..` by decreasing key, stably.
+    /// Sorts `i..` by decreasing key, stably: each key is packed with its (reversed) position into one integer,
+    /// so one unstable sort of plain integers gives the stable order, and the moves follow.
     #[cold]
     fn sort_rest(&mut self, i: usize) {
         let n = self.moves.len();
-        let (moves, keys) = (&mut self.moves[..n], &mut self.keys[..n]);
-        for j in i + 1..n {
-            let (k, m) = (keys[j], moves[j]);
-            let mut p = j;
-            while p > i && keys[p - 1] < k {
-                keys[p] = keys[p - 1];
-                moves[p] = moves[p - 1];
-                p -= 1;
-            }
-            keys[p] = k;
-            moves[p] = m;
+        let mut packed: SmallVec<[i64; 128]> =
+            (i..n).map(|j| ((self.keys[j] as i64) << 16) | (0xFFFF - (j - i).min(0xFFFF)) as i64).collect();
+        packed.sort_unstable_by(|a, b| b.cmp(a));
+        let old: SmallVec<[M; 128]> = SmallVec::from_slice(&self.moves[i..n]);
+        for (slot, p) in packed.iter().enumerate() {
+            let j = 0xFFFF - (p & 0xFFFF) as usize;
+            self.moves[i + slot] = old[j];
+            self.keys[i + slot] = (p >> 16) as i32;
         }
         self.sorted = true;
     }

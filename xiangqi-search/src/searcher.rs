@@ -618,15 +618,40 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Fills `picker` with the moves of the node at `ply`, ordered by the variant's policy.
+    /// Fills `picker` with the moves of the node at `ply`, ordered by the variant's policy. Some may be illegal:
+    /// the node tests each one it comes to with [`Game::is_legal_generated`] and what this returns.
     #[inline(always)]
-    fn moves(&self, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
+    fn moves(&self, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) -> G::Legality {
         let moves = picker.moves_mut();
-        self.game.generate(false, moves);
+        let legality = self.game.generate_lazy(moves);
         if ply == 0 && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
         }
         V::Order::order(&self.order, &self.game, picker, ply, hash_move);
+        legality
+    }
+
+    /// The next legal move of `picker` other than `skip`, generating the moves first if `legality` says that has
+    /// not been done yet.
+    #[inline(always)]
+    fn next_move(
+        &self,
+        picker: &mut MovePicker<G::Move>,
+        legality: &mut Option<G::Legality>,
+        ply: usize,
+        hash_move: u16,
+        skip: Option<G::Move>,
+    ) -> Option<G::Move> {
+        let legality = match legality {
+            Some(l) => l,
+            None => legality.insert(self.moves(picker, ply, hash_move)),
+        };
+        loop {
+            let m = picker.next()?;
+            if Some(m) != skip && self.game.is_legal_generated(legality, m) {
+                return Some(m);
+            }
+        }
     }
 
     #[inline(always)]
@@ -740,12 +765,15 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             return self.leave(ply, score, Exit::NullCutoff);
         }
 
-        let mut moves = MovePicker::new();
-        self.moves(&mut moves, ply, hash_move);
-        if moves.is_empty() {
-            let score = self.game.no_moves_score(ply);
-            return self.leave(ply, score, Exit::NoMoves);
+        // With an ordering that puts it first, the hash move is tried before any move is generated: a node it cuts
+        // off generates nothing.
+        let mut pending = None;
+        if V::Order::HASH_FIRST && hash_move != 0 {
+            pending = self.game.decode_legal(hash_move).filter(|m| ply > 0 || !self.excluded.contains(m));
         }
+        let hash_tried = pending;
+        let mut moves = MovePicker::new();
+        let mut legality = None;
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -765,7 +793,12 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             usize::MAX
         };
         let mut i = 0;
-        while let Some(m) = moves.next() {
+        loop {
+            let next = match pending.take() {
+                Some(m) => Some(m),
+                None => self.next_move(&mut moves, &mut legality, ply, hash_move, hash_tried),
+            };
+            let Some(m) = next else { break };
             let quiet = extras && self.game.is_quiet(m);
             self.observer.edge(ply, Some(m));
             let late = i >= late_limit && best > -MATE_BOUND;
@@ -807,7 +840,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     self.cutoff(i, m, depth, ply, &quiets_tried);
                     exit = Exit::BetaCutoff;
                     if W::ACTIVE {
-                        while let Some(rest) = moves.next() {
+                        while let Some(rest) = self.next_move(&mut moves, &mut legality, ply, hash_move, hash_tried) {
                             self.observer.pruned(ply, rest);
                         }
                     }
@@ -818,6 +851,10 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 quiets_tried.push(m);
             }
             i += 1;
+        }
+        if i == 0 && exit != Exit::BetaCutoff {
+            let score = self.game.no_moves_score(ply);
+            return self.leave(ply, score, Exit::NoMoves);
         }
         let result = if V::Form::PRUNE && !V::Form::FAIL_SOFT { best.clamp(alpha0, beta) } else { best };
         if let Some(tt) = self.tt_enabled() {
@@ -851,15 +888,11 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             return sign * V::Leaf::leaf(self, a, b, ply);
         }
         let mut moves = MovePicker::new();
-        self.moves(&mut moves, ply, 0);
-        if moves.is_empty() {
-            let score = self.game.no_moves_score(ply);
-            return sign * self.leave(ply, score, Exit::NoMoves);
-        }
+        let mut legality = None;
         let mut best = if max { -INFINITY } else { INFINITY };
         let mut exit = Exit::Value;
         let mut i = 0;
-        while let Some(m) = moves.next() {
+        while let Some(m) = self.next_move(&mut moves, &mut legality, ply, 0, None) {
             self.observer.edge(ply, Some(m));
             self.make(m);
             // Observers see windows and values from the side to move's view, as in negamax.
@@ -885,7 +918,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     self.cutoff(i, m, depth, ply, &[]);
                     exit = Exit::BetaCutoff;
                     if W::ACTIVE {
-                        while let Some(rest) = moves.next() {
+                        while let Some(rest) = self.next_move(&mut moves, &mut legality, ply, 0, None) {
                             self.observer.pruned(ply, rest);
                         }
                     }
@@ -893,6 +926,10 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 }
             }
             i += 1;
+        }
+        if i == 0 && exit != Exit::BetaCutoff {
+            let score = self.game.no_moves_score(ply);
+            return sign * self.leave(ply, score, Exit::NoMoves);
         }
         sign * self.leave(ply, sign * best, exit)
     }

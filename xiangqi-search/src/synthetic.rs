@@ -254,6 +254,16 @@ impl Game for Tree {
         }
     }
 
+    type Legality = ();
+
+    fn generate_lazy(&self, out: &mut MoveList<Child>) {
+        self.generate(false, out);
+    }
+
+    fn is_legal_generated(&self, _: &(), _: Child) -> bool {
+        true
+    }
+
     fn make(&mut self, m: Child) {
         let next = self.current().children[m.0 as usize];
         self.path.push(next);

@@ -2,8 +2,8 @@
 
 use crate::game::{mated_in, Game, MoveList, Rule, Score, MATE};
 use xiangqi_core::rules::{judge, Judgement, Verdict};
-use xiangqi_core::{Bitboard, Move, PieceKind, Position};
-use xiangqi_movegen::{generate, generate_pseudo_captures, GenType};
+use xiangqi_core::{Bitboard, KingSafety, Move, PieceKind, Position};
+use xiangqi_movegen::{generate, generate_lazy, generate_pseudo_captures, GenType};
 
 /// Ordering value of a piece as a victim or an attacker (MVV-LVA).
 const fn order_value(kind: PieceKind) -> i32 {
@@ -57,6 +57,24 @@ impl Game for Position {
     #[inline(always)]
     fn generate(&self, captures_only: bool, out: &mut MoveList<Move>) {
         generate(self, if captures_only { GenType::Captures } else { GenType::All }, out);
+    }
+
+    type Legality = KingSafety;
+
+    #[inline(always)]
+    fn generate_lazy(&self, out: &mut MoveList<Move>) -> KingSafety {
+        generate_lazy(self, out)
+    }
+
+    #[inline(always)]
+    fn is_legal_generated(&self, ks: &KingSafety, m: Move) -> bool {
+        self.is_safe_with(ks, m.from(), m.to())
+    }
+
+    #[inline]
+    fn decode_legal(&self, code: u16) -> Option<Move> {
+        let m = Move::from_raw(code)?;
+        self.is_legal(m).then_some(m)
     }
 
     #[inline(always)]
