@@ -31,9 +31,19 @@ pub struct Occupancy {
 /// Bit of a square in the rotated (file-major) occupancy.
 #[inline(always)]
 const fn rot_bit(sq: Square) -> u128 {
-    let i = sq.index();
-    1u128 << ((i % 9) * 10 + i / 9)
+    ROT_BIT[sq.index()]
 }
+
+/// [`rot_bit`] by square: a load instead of a division and a 128-bit shift.
+static ROT_BIT: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = 1u128 << ((i % 9) * 10 + i / 9);
+        i += 1;
+    }
+    t
+};
 
 impl Occupancy {
     /// Nothing occupied.
@@ -53,7 +63,7 @@ impl Occupancy {
     /// Toggles `sq` (occupied <-> empty).
     #[inline(always)]
     pub fn toggle(&mut self, sq: Square) {
-        self.bb.0 ^= 1u128 << sq.index();
+        self.bb ^= Bitboard::from_square(sq);
         self.rot ^= rot_bit(sq);
     }
 
