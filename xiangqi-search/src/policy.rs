@@ -617,13 +617,14 @@ impl<M: Copy> MovePicker<M> {
     /// Brings the first of the largest keys in `i..` to `i`, keeping the others in order.
     #[inline(always)]
     fn select(&mut self, i: usize) {
-        let keys = &self.keys[..self.moves.len()];
-        let mut best = i;
-        for j in i + 1..keys.len() {
-            if keys[j] > keys[best] {
-                best = j;
+        let keys = &self.keys[i..self.moves.len()];
+        let (mut best, mut best_key) = (0, keys[0]);
+        for (j, &k) in keys.iter().enumerate().skip(1) {
+            if k > best_key {
+                (best, best_key) = (j, k);
             }
         }
+        let best = i + best;
         if best != i {
             // Rotate rather than swap, so that moves with equal keys keep their generation order.
             self.moves[i..=best].rotate_right(1);
