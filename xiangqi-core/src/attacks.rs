@@ -292,10 +292,11 @@ const fn palace_steps(diagonal: bool) -> [Bitboard; 90] {
 static KING_ATTACKS: [Bitboard; 90] = palace_steps(false);
 static ADVISOR_ATTACKS: [Bitboard; 90] = palace_steps(true);
 
-/// A leaper's move that a piece on one square can block: the blocking square and the targets it guards.
+/// A leaper's move that a piece on one square can block: the blocking square (as a one-bit mask, tested without
+/// a shift) and the targets it guards.
 #[derive(Clone, Copy)]
 struct Blockable {
-    block: u8,
+    block: u128,
     targets: Bitboard,
 }
 
@@ -312,7 +313,8 @@ static ELEPHANT: [[Blockable; 4]; 90] = {
         while k < 4 {
             let (g, s) = (f + 2 * d[k].0, r + 2 * d[k].1);
             if in_board(g, s) && (r < 5) == (s < 5) {
-                t[i][k] = Blockable { block: ((r + d[k].1) * 9 + f + d[k].0) as u8, targets: Bitboard(sq_bit(g, s)) };
+                t[i][k] =
+                    Blockable { block: 1u128 << ((r + d[k].1) * 9 + f + d[k].0), targets: Bitboard(sq_bit(g, s)) };
             }
             k += 1;
         }
@@ -338,7 +340,7 @@ static HORSE: [[Blockable; 4]; 90] = {
                 } else {
                     (sq_bit(lf + 1, lr + d[k].1), sq_bit(lf - 1, lr + d[k].1))
                 };
-                t[i][k] = Blockable { block: (lr * 9 + lf) as u8, targets: Bitboard(a | b) };
+                t[i][k] = Blockable { block: 1u128 << (lr * 9 + lf), targets: Bitboard(a | b) };
             }
             k += 1;
         }
@@ -360,7 +362,7 @@ static HORSE_ATTACKERS: [[Blockable; 4]; 90] = {
             let (lf, lr) = (f + d[k].0, r + d[k].1);
             if in_board(lf, lr) {
                 let sources = sq_bit(lf + d[k].0, lr) | sq_bit(lf, lr + d[k].1);
-                t[i][k] = Blockable { block: (lr * 9 + lf) as u8, targets: Bitboard(sources) };
+                t[i][k] = Blockable { block: 1u128 << (lr * 9 + lf), targets: Bitboard(sources) };
             }
             k += 1;
         }
@@ -417,7 +419,7 @@ fn blockable_attacks(table: &[Blockable; 4], occ: Bitboard) -> Bitboard {
     let mut out = 0u128;
     for b in table {
         // An unused entry has no targets, whatever its block square holds.
-        if occ.0 >> b.block & 1 == 0 {
+        if occ.0 & b.block == 0 {
             out |= b.targets.0;
         }
     }
@@ -482,7 +484,7 @@ pub fn horse_attackers_by_leg(sq: Square) -> impl Iterator<Item = (Square, Bitbo
     HORSE_ATTACKERS[sq.index()]
         .iter()
         .filter(|b| b.targets.any())
-        .map(|b| (Square::from_index_unchecked(b.block as usize), b.targets))
+        .map(|b| (Square::from_index_unchecked(b.block.trailing_zeros() as usize), b.targets))
 }
 
 /// Squares a soldier of `color` on `sq` attacks: forward, and sideways once across the river.
