@@ -103,8 +103,8 @@ impl Accumulator {
 
     /// The positional extras of the current position.
     #[inline(always)]
-    pub(crate) fn extra(&self) -> Extra {
-        self.extra[self.len - 1]
+    pub(crate) fn extra(&self) -> &Extra {
+        &self.extra[self.len - 1]
     }
 
     /// How many moves (and null moves) were made on top of the root.
@@ -188,7 +188,7 @@ mod tests {
             };
             acc.make(&eval, &pos, m);
             pos.make_move(m);
-            assert_eq!(acc.extra(), eval.psq_and_surplus(&pos).1, "{}", pos.fen());
+            assert_eq!(*acc.extra(), eval.psq_and_surplus(&pos).1, "{}", pos.fen());
         }
     }
 }

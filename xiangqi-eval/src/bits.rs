@@ -3,9 +3,10 @@
 //!
 //! - the points guarded by all soldiers, advisors or elephants of a side at once (shifts of the whole set instead
 //!   of a loop over the pieces), in the two 45-point halves of the board, one 64-bit word each;
-//! - a horse's destinations in a 64-bit window of the board, so that counting them is a 64-bit popcount instead of a
-//!   128-bit one (without the `popcnt` instruction, which the default x86-64 target lacks, a popcount is a dozen
-//!   instructions per 64 bits);
+//! - a horse's good destinations counted without a popcount (which, without the `popcnt` instruction that the
+//!   default x86-64 target lacks, is a dozen instructions per 64 bits): its legs and destinations are read from a
+//!   64-bit window of the board, rotated to fixed bits (the horse's frame), and a multiply turns the frame into an
+//!   index of a table of counts;
 //! - a chariot's mobility from per-line reach tables, its rank read from the same 64-bit windows and its file from
 //!   a file-major copy of the board (which the accumulator keeps), counted by a table: no 128-bit shift or popcount;
 //! - ranks and files of the board as 9 or 10 line bits, for the cannon and pin tests along the king's lines;
@@ -153,11 +154,16 @@ pub(crate) const fn halves_to_horse_windows(h: [u64; 2]) -> [u64; 2] {
 /// ends at point 89) from 45 on. A horse's legs and destinations lie within 19 points of it, inside its window.
 pub(crate) const HORSE_WINDOW_HIGH: u32 = 26;
 
-/// A horse's moves in its window: per leg, the leg's bit and the two destinations it opens.
+/// A horse's moves in its window: its legs, its destinations, and the rotation that brings the horse to bit
+/// [`HORSE_FRAME_CENTRE`], where its legs and destinations land on fixed bits (the horse's frame).
 #[derive(Clone, Copy)]
 struct HorseWindow {
-    legs: [u64; 4],
-    targets: [u64; 4],
+    /// The legs on the board.
+    legs: u64,
+    /// The destinations on the board.
+    targets: u64,
+    /// Rotating right by this many bits moves the horse's point to bit [`HORSE_FRAME_CENTRE`].
+    rotate: u32,
 }
 
 const fn window_bit(f: i32, r: i32, base: i32) -> u64 {
@@ -168,29 +174,90 @@ const fn window_bit(f: i32, r: i32, base: i32) -> u64 {
     }
 }
 
+/// Leg directions (file, rank steps) of a horse.
+const HORSE_LEGS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// The two destinations a leg in direction `d` opens, as (file, rank) offsets from the horse.
+const fn horse_targets(d: (i32, i32)) -> [(i32, i32); 2] {
+    if d.0 != 0 {
+        [(2 * d.0, 1), (2 * d.0, -1)]
+    } else {
+        [(1, 2 * d.1), (-1, 2 * d.1)]
+    }
+}
+
+/// Where the horse sits in its frame: 19 points (two ranks and a file) from bit 0, so that every leg and
+/// destination lies in bits 0-38.
+const HORSE_FRAME_CENTRE: i32 = 19;
+
 /// Horse moves per point, as `xiangqi_core::attacks::horse_attacks` builds them, in window coordinates.
 static HORSE_WINDOWS: [HorseWindow; 90] = {
-    let mut t = [HorseWindow { legs: [0; 4], targets: [0; 4] }; 90];
+    let mut t = [HorseWindow { legs: 0, targets: 0, rotate: 0 }; 90];
     let mut i = 0;
     while i < 90 {
         let (f, r) = ((i % 9) as i32, (i / 9) as i32);
         let base = if i < 45 { 0 } else { HORSE_WINDOW_HIGH as i32 };
-        let d = [(1, 0), (-1, 0), (0, 1), (0, -1)];
         let mut k = 0;
         while k < 4 {
-            let (lf, lr) = (f + d[k].0, r + d[k].1);
+            let d = HORSE_LEGS[k];
+            let (lf, lr) = (f + d.0, r + d.1);
             if lf >= 0 && lf < 9 && lr >= 0 && lr < 10 {
-                let (a, b) = if d[k].0 != 0 {
-                    (window_bit(lf + d[k].0, lr + 1, base), window_bit(lf + d[k].0, lr - 1, base))
-                } else {
-                    (window_bit(lf + 1, lr + d[k].1, base), window_bit(lf - 1, lr + d[k].1, base))
-                };
-                t[i].legs[k] = window_bit(lf, lr, base);
-                t[i].targets[k] = a | b;
+                let [a, b] = horse_targets(d);
+                t[i].legs |= window_bit(lf, lr, base);
+                t[i].targets |= window_bit(f + a.0, r + a.1, base) | window_bit(f + b.0, r + b.1, base);
             }
             k += 1;
         }
+        t[i].rotate = ((i as i32 - base - HORSE_FRAME_CENTRE + 64) % 64) as u32;
         i += 1;
+    }
+    t
+};
+
+/// Multiplying a horse's frame (its legs and destinations, nothing else) by this and keeping the top
+/// [`HORSE_INDEX_BITS`] bits gives an index into [`HORSE_COUNTS`]: different frames may share an index, but only
+/// when they count the same (checked when the table is built). Found by a random search.
+const HORSE_MAGIC: u64 = 0x0800_a001_0004_0250;
+/// The bits of a [`HORSE_COUNTS`] index.
+const HORSE_INDEX_BITS: u32 = 12;
+
+/// The bit of an offset (file, rank) from the horse in its frame.
+const fn frame_bit(d: (i32, i32)) -> u32 {
+    (HORSE_FRAME_CENTRE + d.1 * 9 + d.0) as u32
+}
+
+/// For each index of a frame ([`HORSE_MAGIC`]): how many destinations are open (their leg empty) and good.
+static HORSE_COUNTS: [u8; 1 << HORSE_INDEX_BITS] = {
+    const UNSET: u8 = u8::MAX;
+    let mut t = [UNSET; 1 << HORSE_INDEX_BITS];
+    // Every subset of the 4 legs (occupied) and the 8 destinations (good).
+    let mut subset = 0u32;
+    while subset < 1 << 12 {
+        let (mut frame, mut count) = (0u64, 0u8);
+        let mut k = 0;
+        while k < 4 {
+            let d = HORSE_LEGS[k];
+            let blocked = subset >> (8 + k) & 1 != 0;
+            if blocked {
+                frame |= 1 << frame_bit(d);
+            }
+            let targets = horse_targets(d);
+            let mut j = 0;
+            while j < 2 {
+                if subset >> (2 * k + j) & 1 != 0 {
+                    frame |= 1 << frame_bit(targets[j]);
+                    if !blocked {
+                        count += 1;
+                    }
+                }
+                j += 1;
+            }
+            k += 1;
+        }
+        let index = (frame.wrapping_mul(HORSE_MAGIC) >> (64 - HORSE_INDEX_BITS)) as usize;
+        assert!(t[index] == UNSET || t[index] == count, "HORSE_MAGIC mixes frames of different counts");
+        t[index] = count;
+        subset += 1;
     }
     t
 };
@@ -204,17 +271,12 @@ pub(crate) fn horse_windows(b: Bitboard) -> [u64; 2] {
 /// How many of the destinations of a horse on point `sq` (`0..90`) are in `good`, its legs blocked by `occ` (both
 /// given by [`horse_windows`]): `(horse_attacks(sq, occ) & good).count()`.
 #[inline(always)]
-pub(crate) fn horse_destinations(sq: usize, occ: &[u64; 2], good: &[u64; 2]) -> u32 {
+pub(crate) fn horse_destinations(sq: usize, occ: &[u64; 2], good: &[u64; 2]) -> usize {
     let high = (sq >= 45) as usize;
-    let (o, g) = (occ[high], good[high]);
     let t = &HORSE_WINDOWS[sq];
-    let mut a = 0u64;
-    for k in 0..4 {
-        if o & t.legs[k] == 0 {
-            a |= t.targets[k];
-        }
-    }
-    (a & g).count_ones()
+    // Legs from the occupancy, destinations from `good`: disjoint bits, read at once through the frame.
+    let frame = ((occ[high] & t.legs) | (good[high] & t.targets)).rotate_right(t.rotate);
+    HORSE_COUNTS[(frame.wrapping_mul(HORSE_MAGIC) >> (64 - HORSE_INDEX_BITS)) as usize] as usize
 }
 
 /// The number of bits of each 10-bit value.
@@ -229,7 +291,7 @@ static POP10: [u8; 1024] = {
 };
 
 /// Where a point's rank and file are read: the rank from a [`horse_windows`] word (`rank_window`, shifted right
-/// by `rank_shift`), the file from [`halves`] shifted right by `file`.
+/// by `rank_shift`), the file from a file-major word ([`FILE_MAJOR`]: `file_word`, shifted right by `file_shift`).
 #[derive(Clone, Copy)]
 pub(crate) struct Lines {
     rank_window: u8,
@@ -238,17 +300,26 @@ pub(crate) struct Lines {
     pub(crate) file: u8,
     /// The point's rank, `0..10`.
     pub(crate) rank: u8,
+    file_word: u8,
+    file_shift: u8,
 }
 
 /// [`Lines`] per point.
 pub(crate) static LINES: [Lines; 90] = {
-    let mut t = [Lines { rank_window: 0, rank_shift: 0, file: 0, rank: 0 }; 90];
+    let mut t = [Lines { rank_window: 0, rank_shift: 0, file: 0, rank: 0, file_word: 0, file_shift: 0 }; 90];
     let mut i = 0;
     while i < 90 {
         let (f, r) = (i % 9, i / 9);
         // Ranks 0-6 lie in the low window (points 0-63), ranks 7-9 in the high one (points 26-89).
         let (window, shift) = if r <= 6 { (0, r * 9) } else { (1, r * 9 - HORSE_WINDOW_HIGH as usize) };
-        t[i] = Lines { rank_window: window, rank_shift: shift as u8, file: f as u8, rank: r as u8 };
+        t[i] = Lines {
+            rank_window: window,
+            rank_shift: shift as u8,
+            file: f as u8,
+            rank: r as u8,
+            file_word: (f / 6) as u8,
+            file_shift: ((f % 6) * 10) as u8,
+        };
         i += 1;
     }
     t
@@ -345,11 +416,10 @@ pub(crate) fn file_major(b: Bitboard) -> [u64; 2] {
     out
 }
 
-/// The 10 bits of file `file` (by rank) of a file-major bitboard ([`FILE_MAJOR`]).
+/// The 10 bits (by rank) of the file of the point with lines `l` of a file-major bitboard ([`FILE_MAJOR`]).
 #[inline(always)]
-pub(crate) fn file_of(m: &[u64; 2], file: u8) -> usize {
-    let (word, shift) = if file < 6 { (0, file as u32 * 10) } else { (1, (file as u32 - 6) * 10) };
-    (m[word] >> shift) as usize & 0x3FF
+pub(crate) fn file_of(m: &[u64; 2], l: Lines) -> usize {
+    (m[l.file_word as usize & 1] >> l.file_shift) as usize & 0x3FF
 }
 
 /// The two half windows of a bitboard, for [`chariot_mobility`]: points 0-44 and points 45-89.
@@ -374,8 +444,9 @@ pub(crate) fn chariot_mobility(
     let (window, shift) = (l.rank_window as usize, l.rank_shift as u32);
     let occ_rank = (occ_w[window] >> shift) as usize & 0x1FF;
     let own_rank = (own_w[window] >> shift) as usize & 0x1FF;
-    let on_rank = rank_reach(l.file as usize, occ_rank) as usize & !own_rank;
-    let (occ_file, own_file) = (file_of(occ_f, l.file), file_of(own_f, l.file));
+    // Masked to a line's bits, so that the counting table needs no bounds check.
+    let on_rank = rank_reach(l.file as usize, occ_rank) as usize & !own_rank & 0x1FF;
+    let (occ_file, own_file) = (file_of(occ_f, l), file_of(own_f, l));
     let on_file = file_reach(l.rank as usize, occ_file) as usize & !own_file;
     POP10[on_rank] as u32 + POP10[on_file & 0x3FF] as u32
 }
@@ -406,14 +477,16 @@ pub(crate) static CANNON_LINES: [[Bitboard; 90]; 2] = {
     t
 };
 
-/// `x.count_ones()`, quicker for sets of at most one point (the common case for the soldier counts).
+/// `x.count_ones()`, one bit at a time: quicker for the small sets it counts (soldiers, mostly none or one), and,
+/// without the `popcnt` instruction, it keeps the three constants of a full popcount out of the caller's registers.
 #[inline(always)]
-pub(crate) const fn sparse_count(x: u64) -> u32 {
-    if x & x.wrapping_sub(1) == 0 {
-        (x != 0) as u32
-    } else {
-        x.count_ones()
+pub(crate) const fn sparse_count(mut x: u64) -> u32 {
+    let mut n = 0;
+    while x != 0 {
+        n += 1;
+        x &= x - 1;
     }
+    n
 }
 
 /// Calls `f` with the index of each point of `b`, lowest first: the halves are walked in 64 bits, cheaper than
@@ -535,7 +608,10 @@ mod tests {
             let good = all[(i * 7 + 3) % all.len()];
             for sq in Square::all() {
                 let expected = (horse_attacks(sq, occ) & good).count();
-                assert_eq!(horse_destinations(sq.index(), &horse_windows(occ), &horse_windows(good)), expected);
+                assert_eq!(
+                    horse_destinations(sq.index(), &horse_windows(occ), &horse_windows(good)),
+                    expected as usize
+                );
             }
         }
     }
@@ -578,8 +654,8 @@ mod tests {
                 let (bf, br) = (b.file() as usize, b.rank() as usize);
                 let bb = half_windows(between(a, b));
                 if af == bf {
-                    assert_eq!(BETWEEN_LINE[ar][br] as usize, file_of(&file_major(between(a, b)), af as u8));
-                    assert_eq!(file_bits(&bb, af as u32), file_of(&file_major(between(a, b)), af as u8));
+                    assert_eq!(BETWEEN_LINE[ar][br] as usize, file_of(&file_major(between(a, b)), LINES[a.index()]));
+                    assert_eq!(file_bits(&bb, af as u32), file_of(&file_major(between(a, b)), LINES[a.index()]));
                 } else if ar == br {
                     assert_eq!(BETWEEN_LINE[af][bf] as usize, rank_of(&horse_windows(between(a, b)), a.index()));
                 }
@@ -591,7 +667,7 @@ mod tests {
                 let rank = (b.0 >> (sq.rank() as usize * 9)) as usize & 0x1FF;
                 assert_eq!(rank_of(&w, sq.index()), rank);
                 let file = (0..10).fold(0, |f, r| f | ((b.0 >> (r * 9 + sq.file() as usize)) as usize & 1) << r);
-                assert_eq!(file_of(&file_major(b), sq.file() as u8), file);
+                assert_eq!(file_of(&file_major(b), LINES[sq.index()]), file);
                 assert_eq!(file_bits(&h, sq.file() as u32), file);
                 assert_eq!(file_any(h[0] | h[1], sq.file() as u8), file != 0);
             }

@@ -119,6 +119,15 @@ impl Trace {
 /// sum costs nothing more than the additions.
 trait Sink {
     fn add(&mut self, term: Term, color: Color, s: Packed);
+
+    /// The incremental terms (material and piece-square sums) of both sides.
+    #[inline(always)]
+    fn add_psq(&mut self, st: &PsqState) {
+        for color in Color::ALL {
+            self.add(Term::Material, color, st.material[color.index()].into());
+            self.add(Term::Pst, color, st.pst[color.index()].into());
+        }
+    }
 }
 
 /// Red minus Black.
@@ -131,6 +140,13 @@ impl Sink for Net {
             Color::Red => self.0 += s,
             Color::Black => self.0 -= s,
         }
+    }
+
+    /// Red minus Black summed as a [`Score`] and packed once: packing is linear, so the sum is the same.
+    #[inline(always)]
+    fn add_psq(&mut self, st: &PsqState) {
+        let (r, b) = (Color::Red.index(), Color::Black.index());
+        self.0 += (st.material[r] + st.pst[r] - st.material[b] - st.pst[b]).into();
     }
 }
 
@@ -146,7 +162,9 @@ struct PackedWeights {
     tempo: Packed,
     soldier_crossed: Packed,
     soldier_connected: Packed,
-    horse_mobility: [Packed; 9],
+    /// By the number of good destinations, `0..=8`, padded to 16 with the last value: a count masked to 4 bits
+    /// indexes it without a bounds check.
+    horse_mobility: [Packed; 16],
     cannon_hollow: [Packed; 10],
     cannon_hollow_escapable: Packed,
     cannon_two_screens: Packed,
@@ -164,7 +182,7 @@ impl PackedWeights {
             tempo: w.tempo.into(),
             soldier_crossed: w.soldier_crossed.into(),
             soldier_connected: w.soldier_connected.into(),
-            horse_mobility: w.horse_mobility.map(Packed::new),
+            horse_mobility: std::array::from_fn(|n| w.horse_mobility[n.min(w.horse_mobility.len() - 1)].into()),
             cannon_hollow: w.cannon_hollow.map(Packed::new),
             cannon_hollow_escapable: w.cannon_hollow_escapable.into(),
             cannon_two_screens: w.cannon_two_screens.into(),
@@ -214,7 +232,7 @@ const HORSE_POOR_H: [u64; 2] = bits::half_windows(HORSE_POOR);
 const HORSE_REACHES_HOME: [Bitboard; 2] = [rect((0, 8), (0, 6)), rect((0, 8), (3, 9))];
 
 /// The board seen through the windows that the hot path reads, shared by both sides' terms.
-struct Views {
+struct Views<'a> {
     /// The occupancy in horse windows ([`bits::horse_windows`]).
     all_w: [u64; 2],
     /// The occupancy in half windows ([`bits::half_windows`]).
@@ -227,13 +245,13 @@ struct Views {
     soldiers_h: [u64; 2],
     /// The occupancy file-major ([`bits::FILE_MAJOR`]).
     all_f: [u64; 2],
-    /// Each side's pieces file-major, `[color]`.
-    own_f: [[u64; 2]; 2],
+    /// Each side's pieces file-major, `[color]`: read where the accumulator keeps them, not copied.
+    own_f: &'a [[u64; 2]; 2],
 }
 
-impl Views {
+impl<'a> Views<'a> {
     #[inline(always)]
-    fn new(pos: &Position, extra: &Extra) -> Views {
+    fn new(pos: &Position, extra: &'a Extra) -> Views<'a> {
         let [red_f, black_f] = extra.files;
         let (red, black) = (pos.color_bb(Color::Red), pos.color_bb(Color::Black));
         Views {
@@ -243,7 +261,7 @@ impl Views {
             own_h: [bits::half_windows(red), bits::half_windows(black)],
             soldiers_h: bits::half_windows(pos.kind_bb(PieceKind::Soldier)),
             all_f: [red_f[0] | black_f[0], red_f[1] | black_f[1]],
-            own_f: extra.files,
+            own_f: &extra.files,
         }
     }
 }
@@ -500,7 +518,7 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let (st, attack) = self.psq_and_surplus(pos);
-        self.evaluate_psq(pos, &st, attack)
+        self.evaluate_psq(pos, &st, &attack)
     }
 
     /// The evaluation of `pos` for the side to move, taking material and piece-square sums from `acc`, which must be
@@ -513,7 +531,7 @@ impl Evaluator {
 
     /// The evaluation from the incremental terms and the attack counts.
     #[inline]
-    fn evaluate_psq(&self, pos: &Position, st: &PsqState, attack: Extra) -> i32 {
+    fn evaluate_psq(&self, pos: &Position, st: &PsqState, attack: &Extra) -> i32 {
         let mut net = Net(Packed::ZERO);
         self.collect(pos, st, attack, &mut net);
         self.finish(pos.turn(), net.0.unpack(), st.phase)
@@ -523,7 +541,7 @@ impl Evaluator {
     pub fn trace(&self, pos: &Position) -> Trace {
         let (st, attack) = self.psq_and_surplus(pos);
         let mut terms = [[Score::ZERO; 2]; Term::NUM];
-        self.collect(pos, &st, attack, &mut terms);
+        self.collect(pos, &st, &attack, &mut terms);
         let mut trace =
             Trace { turn: pos.turn(), phase: self.phase(st.phase), phase_max: self.phase_max, terms, total: 0 };
         trace.total = self.finish(pos.turn(), trace.sum(), st.phase);
@@ -541,14 +559,11 @@ impl Evaluator {
 
     /// Every term of both sides into `sink`.
     #[inline(always)]
-    fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, attack: Extra, sink: &mut S) {
-        for color in Color::ALL {
-            sink.add(Term::Material, color, st.material[color.index()].into());
-            sink.add(Term::Pst, color, st.pst[color.index()].into());
-        }
+    fn collect<S: Sink>(&self, pos: &Position, st: &PsqState, attack: &Extra, sink: &mut S) {
+        sink.add_psq(st);
         sink.add(Term::Tempo, pos.turn(), self.packed.tempo);
         let pressure = self.pressures(attack);
-        let views = Views::new(pos, &attack);
+        let views = Views::new(pos, attack);
         // One copy per side, so that every colour-dependent mask and shift is a constant.
         self.side_terms::<S, true>(pos, &views, pressure, sink);
         self.side_terms::<S, false>(pos, &views, pressure, sink);
@@ -558,7 +573,7 @@ impl Evaluator {
     /// for having more strong pieces than the enemy (ElephantEye's measure of who is attacking), both kept in `attack`
     /// ([`Evaluator::psq_and_surplus`]).
     #[inline(always)]
-    fn pressures(&self, attack: Extra) -> [i32; 2] {
+    fn pressures(&self, attack: &Extra) -> [i32; 2] {
         let w = &self.weights;
         let (mut units, surplus) = (attack.units, attack.surplus);
         if surplus > 0 {
@@ -580,11 +595,12 @@ impl Evaluator {
         let all = pos.occupied();
         let (own_w, own_h) = (&v.own_w[u], &v.own_h[u]);
         let enemy_king = pos.king(them).index();
-        let soldiers = pos.pieces(us, PieceKind::Soldier);
 
         // Soldiers: across the river, supported by an attack, near the palace, side by side.
         // Every mask lies in the enemy half: count in 64 bits. Nothing scores before a soldier crosses the river.
-        let crossed = bits::half_window(us, soldiers);
+        // The enemy half is the high half window for Red, the low one for Black (what `bits::half_window` reads).
+        let far = if RED { 1 } else { 0 };
+        let crossed = v.soldiers_h[far] & own_h[far];
         if crossed != 0 {
             let pairs = bits::sparse_count(crossed & (crossed >> 1) & NOT_FILE_I_W[u]) as i32;
             let mut s = p.soldier_crossed * bits::sparse_count(crossed) as i32 + p.soldier_connected * pairs;
@@ -604,7 +620,7 @@ impl Evaluator {
             let guards = bits::cheap_guards(
                 them,
                 bits::half_windows(king_attacks(pos.king(them))),
-                bits::half_windows(pos.pieces(them, PieceKind::Soldier)),
+                [v.soldiers_h[0] & v.own_h[t][0], v.soldiers_h[1] & v.own_h[t][1]],
                 bits::half_windows(pos.pieces(them, PieceKind::Advisor)),
                 bits::half_windows(pos.pieces(them, PieceKind::Elephant)),
                 &v.all_h,
@@ -618,8 +634,8 @@ impl Evaluator {
             let good_w = bits::halves_to_horse_windows(good);
             let mut s = Packed::ZERO;
             bits::for_each_point(horses, |sq| {
-                let n = bits::horse_destinations(sq, &v.all_w, &good_w) as usize;
-                s += p.horse_mobility[n.min(p.horse_mobility.len() - 1)];
+                let n = bits::horse_destinations(sq, &v.all_w, &good_w);
+                s += p.horse_mobility[n & 15];
             });
             sink.add(Term::Horses, us, s);
         }
@@ -633,7 +649,7 @@ impl Evaluator {
             bits::for_each_point(aligned, |i| {
                 let l = bits::LINES[i];
                 if l.file == king.file {
-                    let screens = bits::file_of(&v.all_f, king.file)
+                    let screens = bits::file_of(&v.all_f, king)
                         & bits::BETWEEN_LINE[l.rank as usize][king.rank as usize] as usize;
                     if screens == 0 {
                         let sideways = bits::KING_SIDEWAYS[enemy_king] as usize & !bits::rank_of(&v.all_w, enemy_king);
@@ -664,9 +680,7 @@ impl Evaluator {
         let chariots = pos.pieces(us, PieceKind::Chariot);
         if chariots.any() {
             let all_soldiers = v.soldiers_h[0] | v.soldiers_h[1];
-            let own_soldiers = bits::half_windows(soldiers);
-            let own_soldiers = own_soldiers[0] | own_soldiers[1];
-            let pinnable = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
+            let own_soldiers = (v.soldiers_h[0] & own_h[0]) | (v.soldiers_h[1] & own_h[1]);
             // Only a chariot on the king's rank or file can pin.
             let king_lines = bits::LINES_OF[enemy_king];
             let mut s = Packed::ZERO;
@@ -680,10 +694,14 @@ impl Evaluator {
                     s += p.chariot_half_open_file;
                 }
             });
-            for sq in chariots & king_lines {
-                let between_king = between(sq, pos.king(them)) & all;
-                if (between_king & pinnable).any() && !between_king.more_than_one() {
-                    s += p.chariot_pin;
+            let on_lines = chariots & king_lines;
+            if on_lines.any() {
+                let pinnable = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
+                for sq in on_lines {
+                    let between_king = between(sq, pos.king(them)) & all;
+                    if (between_king & pinnable).any() && !between_king.more_than_one() {
+                        s += p.chariot_pin;
+                    }
                 }
             }
             s += p.chariot_mobility * mobility;
@@ -753,7 +771,7 @@ mod tests {
     #[test]
     fn pressure_counts_crossed_pieces_and_surplus() {
         let eval = Evaluator::default();
-        let pressures = |pos: &Position| eval.pressures(eval.psq_and_surplus(pos).1);
+        let pressures = |pos: &Position| eval.pressures(&eval.psq_and_surplus(pos).1);
         assert_eq!(pressures(&Position::startpos()), [0, 0]);
         // Red chariot and horse across the river, Black has nothing: 2 + 2 units, plus a surplus of 3 strength.
         let pos = Position::from_fen("3k5/9/1N7/9/R8/9/9/9/9/4K4 w - - 0 1").unwrap();
