@@ -20,11 +20,12 @@ const fn order_value(kind: PieceKind) -> i32 {
 
 impl Game for Position {
     type Move = Move;
-    const MOVE_KEYS: usize = 90 * 90;
+    const MOVE_KEYS: usize = 90 << 7;
 
+    /// The packed move without its flag bit (`from << 7 | to`): no arithmetic.
     #[inline(always)]
     fn move_key(m: Move) -> usize {
-        m.from().index() * 90 + m.to().index()
+        (m.raw() & 0x3FFF) as usize
     }
 
     #[inline(always)]
