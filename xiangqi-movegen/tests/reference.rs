@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use xiangqi_core::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
-use xiangqi_movegen::{captures, count_legal, legal_moves, quiets};
+use xiangqi_movegen::{captures, count_legal, generate_lazy, legal_moves, quiets, MoveList};
 
 /// A plain array board: the reference knows nothing of bitboards or tables.
 #[derive(Clone)]
@@ -183,6 +183,11 @@ fn check(pos: &Position) {
     assert!(caps.iter().all(|m| pos.piece_at(m.to()).is_some()));
     assert!(quiet.iter().all(|m| pos.piece_at(m.to()).is_none()));
     assert_eq!(caps.union(&quiet).copied().collect::<BTreeSet<_>>(), expected);
+    // The lazy generator, filtered by the king-safety test it hands back, gives the legal moves in the same order.
+    let mut lazy = MoveList::new();
+    let ks = generate_lazy(pos, &mut lazy);
+    let filtered: Vec<Move> = lazy.iter().copied().filter(|m| pos.is_safe_with(&ks, m.from(), m.to())).collect();
+    assert_eq!(filtered, legal_moves(pos).to_vec(), "lazy generation differs in {}", pos.fen());
     // is_legal agrees with the reference on every move of a piece of the side to move.
     for from in pos.color_bb(pos.turn()) {
         for to in Square::all().filter(|&t| t != from) {
