@@ -69,15 +69,26 @@ fn generate_into<const CAPTURES: bool, const QUIETS: bool, const LAZY: bool, S: 
     pos: &Position,
     sink: &mut S,
 ) -> KingSafety {
+    let ks = pos.king_safety();
+    generate_with::<CAPTURES, QUIETS, LAZY, S>(pos, &ks, sink);
+    ks
+}
+
+/// [`generate_into`] with the king-safety analysis `ks` of `pos` already made.
+#[inline(always)]
+fn generate_with<const CAPTURES: bool, const QUIETS: bool, const LAZY: bool, S: Sink>(
+    pos: &Position,
+    ks: &KingSafety,
+    sink: &mut S,
+) {
     let us = pos.turn();
-    let ks: KingSafety = pos.king_safety();
     let occ = pos.occupancy();
     let empty = if QUIETS { !pos.occupied() } else { Bitboard::EMPTY };
     let theirs = if CAPTURES { pos.color_bb(!us) } else { Bitboard::EMPTY };
     let in_check = ks.checkers.any();
     // In check, a move other than the king's must reach one of `evade`, unless its piece is a checking cannon's
     // screen: other moves need no legality test at all.
-    let (evade, screens) = if in_check { pos.evasion_filter(&ks) } else { (Bitboard::FULL, Bitboard::EMPTY) };
+    let (evade, screens) = if in_check { pos.evasion_filter(ks) } else { (Bitboard::FULL, Bitboard::EMPTY) };
     for kind in [
         PieceKind::Chariot,
         PieceKind::Cannon,
@@ -108,13 +119,12 @@ fn generate_into<const CAPTURES: bool, const QUIETS: bool, const LAZY: bool, S: 
                 continue;
             }
             for to in targets - sure {
-                if pos.is_safe_with(&ks, from, to) {
+                if pos.is_safe_with(ks, from, to) {
                     sink.add(from, Bitboard::from_square(to));
                 }
             }
         }
     }
-    ks
 }
 
 /// Appends the legal moves of `kind` to `list`.
@@ -144,6 +154,31 @@ pub fn generate(pos: &Position, kind: GenType, list: &mut MoveList) {
 #[inline]
 pub fn generate_lazy(pos: &Position, list: &mut MoveList) -> KingSafety {
     generate_into::<true, true, true, _>(pos, list)
+}
+
+/// The moves of `kind` that [`generate_lazy`] would list, in its relative order, with `ks` the position's
+/// [`Position::king_safety`] made beforehand. A staged move picker lists the captures first and the quiet moves
+/// only when it comes to them, sharing one king-safety analysis:
+///
+/// ```
+/// use xiangqi_core::Position;
+/// use xiangqi_movegen::{generate_lazy, generate_lazy_with, GenType, MoveList};
+/// let pos = Position::startpos();
+/// let ks = pos.king_safety();
+/// let (mut caps, mut quiets, mut all) = (MoveList::new(), MoveList::new(), MoveList::new());
+/// generate_lazy_with(&pos, &ks, GenType::Captures, &mut caps);
+/// generate_lazy_with(&pos, &ks, GenType::Quiets, &mut quiets);
+/// generate_lazy(&pos, &mut all);
+/// assert_eq!((caps.len(), quiets.len()), (2, 42));
+/// assert!(all.iter().all(|m| caps.contains(m) != quiets.contains(m)));
+/// ```
+#[inline]
+pub fn generate_lazy_with(pos: &Position, ks: &KingSafety, kind: GenType, list: &mut MoveList) {
+    match kind {
+        GenType::All => generate_with::<true, true, true, _>(pos, ks, list),
+        GenType::Captures => generate_with::<true, false, true, _>(pos, ks, list),
+        GenType::Quiets => generate_with::<false, true, true, _>(pos, ks, list),
+    }
 }
 
 /// Pseudo-legal captures: every capture a piece of the side to move can make, whether or not it leaves its own king

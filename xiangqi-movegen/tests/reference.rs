@@ -4,7 +4,9 @@
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use xiangqi_core::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
-use xiangqi_movegen::{captures, count_legal, generate_lazy, legal_moves, quiets, MoveList};
+use xiangqi_movegen::{
+    captures, count_legal, generate_lazy, generate_lazy_with, legal_moves, quiets, GenType, MoveList,
+};
 
 /// A plain array board: the reference knows nothing of bitboards or tables.
 #[derive(Clone)]
@@ -188,6 +190,13 @@ fn check(pos: &Position) {
     let ks = generate_lazy(pos, &mut lazy);
     let filtered: Vec<Move> = lazy.iter().copied().filter(|m| pos.is_safe_with(&ks, m.from(), m.to())).collect();
     assert_eq!(filtered, legal_moves(pos).to_vec(), "lazy generation differs in {}", pos.fen());
+    // By kind, it lists the captures, then the quiet moves, each in the relative order of the whole list.
+    for (kind, capture) in [(GenType::Captures, true), (GenType::Quiets, false)] {
+        let mut part = MoveList::new();
+        generate_lazy_with(pos, &ks, kind, &mut part);
+        let expected: Vec<Move> = lazy.iter().copied().filter(|m| pos.piece_at(m.to()).is_some() == capture).collect();
+        assert_eq!(part.to_vec(), expected, "{kind:?} differ in {}", pos.fen());
+    }
     // is_legal agrees with the reference on every move of a piece of the side to move.
     for from in pos.color_bb(pos.turn()) {
         for to in Square::all().filter(|&t| t != from) {

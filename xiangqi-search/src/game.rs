@@ -25,6 +25,17 @@ pub const fn mated_in(ply: usize) -> Score {
 /// A list of moves on the stack.
 pub type MoveList<M> = SmallVec<[M; 128]>;
 
+/// Which moves [`Game::generate_lazy`] lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Every move, in the game's generation order.
+    All,
+    /// The captures (the moves [`Game::is_quiet`] says are not quiet), in their relative order in [`Stage::All`].
+    Captures,
+    /// The other moves, in their relative order in [`Stage::All`].
+    Quiets,
+}
+
 /// What the game's rules say about a node (repetition, perpetual check or chase, move limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
@@ -71,13 +82,18 @@ pub trait Game {
     /// Appends the legal moves (only captures with `captures_only`) to `out`.
     fn generate(&self, captures_only: bool, out: &mut MoveList<Self::Move>);
 
-    /// What [`Game::generate_lazy`] leaves for [`Game::is_legal_generated`] (a king-safety analysis in xiangqi).
+    /// What [`Game::generate_lazy`] and [`Game::is_legal_generated`] share about the current position (a
+    /// king-safety analysis in xiangqi).
     type Legality;
 
-    /// Appends the moves of [`Game::generate`] (all of them, in the same order), with, among them, candidates that
-    /// may be illegal: [`Game::is_legal_generated`] tells them apart when the search comes to them, so moves
-    /// never tried are never tested. An implementation that knows no cheaper way generates the legal moves.
-    fn generate_lazy(&self, out: &mut MoveList<Self::Move>) -> Self::Legality;
+    /// The analysis of the current position for [`Game::generate_lazy`] and [`Game::is_legal_generated`].
+    fn legality(&self) -> Self::Legality;
+
+    /// Appends the moves of [`Game::generate`] in `stage` to `out` ([`Stage::All`]: all of them, in the same
+    /// order), with, among them, candidates that may be illegal: [`Game::is_legal_generated`] tells them apart
+    /// when the search comes to them, so moves never tried are never tested. `legality` is [`Game::legality`] of
+    /// this position. An implementation that knows no cheaper way generates the legal moves.
+    fn generate_lazy(&self, legality: &Self::Legality, stage: Stage, out: &mut MoveList<Self::Move>);
 
     /// Whether `m`, from [`Game::generate_lazy`] that returned `legality`, is legal.
     fn is_legal_generated(&self, legality: &Self::Legality, m: Self::Move) -> bool;
@@ -88,6 +104,13 @@ pub trait Game {
     #[inline(always)]
     fn decode_legal(&self, _code: u16) -> Option<Self::Move> {
         None
+    }
+
+    /// [`Game::decode_legal`] with `legality`, the [`Game::legality`] of this position, at hand (which may make
+    /// the test cheaper).
+    #[inline(always)]
+    fn decode_with(&self, _legality: &Self::Legality, code: u16) -> Option<Self::Move> {
+        self.decode_legal(code)
     }
 
     /// Appends captures that may still leave the own king attacked, for a caller that tests each one it tries with

@@ -406,13 +406,25 @@ pub trait OrderPolicy: 'static {
     /// Whether the hash move goes first. A search then tries it before generating any move, so a node that the
     /// hash move cuts off generates nothing.
     const HASH_FIRST: bool;
+    /// `Some(k)` when the policy keys every quiet move at most `k`: a node then generates its moves in stages,
+    /// as Stockfish's move picker does. First the captures ([`Stage::Captures`](crate::game::Stage::Captures)),
+    /// handed out while one keyed above `k` is left; then the quiet moves of [`OrderPolicy::early_quiets`], each
+    /// checked for legality on its own; only then the other quiet moves, with the captures left. A node cut off by
+    /// a capture or a killer never generates its quiet moves. The order is the one a single generation would
+    /// give, except that quiet moves are keyed when the node comes to them, with what the searches before taught
+    /// the policy. `None`: every move is generated and ordered at once.
+    const STAGED_BELOW: Option<i32>;
     /// Per-search state (killer, history and countermove tables), allocated once when the searcher is built.
     type State;
     /// Creates the state for a game with `move_keys` distinct move keys.
     fn new_state(move_keys: usize) -> Self::State;
-    /// Orders the moves of `picker` at `ply` by this policy; `hash_move` (a packed move from the transposition
-    /// table, 0 for none) goes first when the policy orders at all.
+    /// Orders the moves of `picker` at `ply` by this policy (the moves not keyed yet: a staged node calls it once
+    /// per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the policy
+    /// orders at all.
     fn order<G: Game>(state: &Self::State, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16);
+    /// For a staged policy, the quiet moves keyed above all other quiet moves at `ply`, best first, as packed
+    /// moves ([`Game::encode_move`]; 0 for none): the killers and the countermove.
+    fn early_quiets<G: Game>(state: &Self::State, game: &G, ply: usize) -> [u16; 3];
     /// Learns from a move that caused a beta cutoff at `ply` with `depth` remaining, after the quiet moves in
     /// `tried` failed to.
     fn on_cutoff<G: Game>(state: &mut Self::State, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]);
@@ -425,10 +437,15 @@ pub struct GenerationOrder;
 impl OrderPolicy for GenerationOrder {
     const NAME: &'static str = "";
     const HASH_FIRST: bool = false;
+    const STAGED_BELOW: Option<i32> = None;
     type State = ();
     fn new_state(_: usize) {}
     #[inline(always)]
     fn order<G: Game>(_: &(), _: &G, _: &mut MovePicker<G::Move>, _: usize, _: u16) {}
+    #[inline(always)]
+    fn early_quiets<G: Game>(_: &(), _: &G, _: usize) -> [u16; 3] {
+        [0; 3]
+    }
     #[inline(always)]
     fn on_cutoff<G: Game>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize, _: &[G::Move]) {}
 }
@@ -438,55 +455,65 @@ impl OrderPolicy for GenerationOrder {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ordered;
 
-/// Killer moves, the history table and countermoves of [`Ordered`], all by move key.
+/// Killer moves, the history table and countermoves of [`Ordered`]. Killers and countermoves are packed moves
+/// ([`Game::encode_move`], 0 for none); history and countermoves are indexed by move key.
 #[derive(Debug, Default, Clone)]
 pub struct OrderState {
-    killers: Vec<[usize; 2]>,
+    killers: Vec<[u16; 2]>,
     history: Vec<i32>,
-    counter: Vec<usize>,
+    counter: Vec<u16>,
 }
 
 const HISTORY_MAX: i32 = 1 << 20;
+/// The key of the first killer, the largest a quiet move other than the hash move gets.
+const KILLER_KEY: i32 = 1 << 28;
+/// Captures that do not lose material are keyed from here up, above every quiet move.
+const GOOD_CAPTURE_KEY: i32 = 1 << 29;
 
 impl OrderPolicy for Ordered {
     const NAME: &'static str = "order";
     const HASH_FIRST: bool = true;
+    // Killers are the largest quiet keys; good captures are keyed above them.
+    const STAGED_BELOW: Option<i32> = Some(KILLER_KEY);
     type State = OrderState;
 
     fn new_state(move_keys: usize) -> OrderState {
-        OrderState {
-            killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
-            history: vec![0; move_keys],
-            counter: vec![usize::MAX; move_keys],
-        }
+        OrderState { killers: vec![[0; 2]; MAX_PLY + 1], history: vec![0; move_keys], counter: vec![0; move_keys] }
     }
 
     #[inline]
     fn order<G: Game>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
         let killers = state.killers[ply.min(MAX_PLY)];
-        let counter = game.last_move().map_or(usize::MAX, |p| state.counter[G::move_key(p)]);
+        let counter = game.last_move().map_or(0, |p| state.counter[G::move_key(p)]);
         picker.set_keys(|m| {
-            if hash_move != 0 && G::encode_move(m) == hash_move {
+            let code = G::encode_move(m);
+            if hash_move != 0 && code == hash_move {
                 return i32::MAX;
             }
             let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
             if cap > 0 {
-                return 1 << 29 | cap;
+                return GOOD_CAPTURE_KEY | cap;
             }
             if cap < 0 {
                 return -(1 << 24) + cap;
             }
-            let k = G::move_key(m);
-            if k == killers[0] {
-                1 << 28
-            } else if k == killers[1] {
-                (1 << 28) - 1
-            } else if k == counter {
-                (1 << 28) - 2
+            if code == killers[0] {
+                KILLER_KEY
+            } else if code == killers[1] {
+                KILLER_KEY - 1
+            } else if code == counter {
+                KILLER_KEY - 2
             } else {
-                state.history[k]
+                state.history[G::move_key(m)]
             }
         })
+    }
+
+    #[inline(always)]
+    fn early_quiets<G: Game>(state: &OrderState, game: &G, ply: usize) -> [u16; 3] {
+        let [k0, k1] = state.killers[ply.min(MAX_PLY)];
+        let counter = game.last_move().map_or(0, |p| state.counter[G::move_key(p)]);
+        [k0, k1, if counter == k0 || counter == k1 { 0 } else { counter }]
     }
 
     #[inline]
@@ -494,14 +521,14 @@ impl OrderPolicy for Ordered {
         if !game.is_quiet(m) {
             return;
         }
-        let k = G::move_key(m);
+        let (k, code) = (G::move_key(m), G::encode_move(m));
         let slot = &mut state.killers[ply.min(MAX_PLY)];
-        if slot[0] != k {
+        if slot[0] != code {
             slot[1] = slot[0];
-            slot[0] = k;
+            slot[0] = code;
         }
         if let Some(p) = game.last_move() {
-            state.counter[G::move_key(p)] = k;
+            state.counter[G::move_key(p)] = code;
         }
         // History with gravity: the cutoff move gains, the quiet moves tried before it lose, all bounded.
         let bonus = (depth * depth).min(400);
@@ -524,6 +551,8 @@ pub struct MovePicker<M> {
     keys: SmallVec<[i32; 128]>,
     next: usize,
     sorted: bool,
+    /// The move at `next` is the best of those left (selected, not handed out yet).
+    ready: bool,
 }
 
 /// How many moves a keyed picker selects one by one before it sorts the rest.
@@ -539,13 +568,13 @@ impl<M: Copy> MovePicker<M> {
     /// An empty picker, to be filled through [`MovePicker::moves_mut`].
     #[inline(always)]
     pub fn new() -> MovePicker<M> {
-        MovePicker { moves: MoveList::new(), keys: SmallVec::new(), next: 0, sorted: false }
+        MovePicker::unordered(MoveList::new())
     }
 
     /// Moves in the order given.
     #[inline(always)]
     pub fn unordered(moves: MoveList<M>) -> MovePicker<M> {
-        MovePicker { moves, keys: SmallVec::new(), next: 0, sorted: false }
+        MovePicker { moves, keys: SmallVec::new(), next: 0, sorted: false, ready: false }
     }
 
     /// Moves by decreasing `key`.
@@ -556,18 +585,27 @@ impl<M: Copy> MovePicker<M> {
         p
     }
 
-    /// The move list, for a generator to fill (before any move is handed out).
+    /// The move list, for a generator to fill: before any move is handed out, or later to add moves (keyed with
+    /// [`MovePicker::set_keys`]) that are handed out among those left.
     #[inline(always)]
     pub fn moves_mut(&mut self) -> &mut MoveList<M> {
+        self.sorted = false;
+        self.ready = false;
         &mut self.moves
     }
 
-    /// Orders the moves by decreasing `key` (before any move is handed out).
+    /// Keys the moves not keyed yet with `key`: moves are handed out by decreasing key, the first listed first
+    /// among equals.
     #[inline(always)]
     pub fn set_keys(&mut self, key: impl Fn(M) -> i32) {
-        debug_assert_eq!(self.next, 0, "keys set after moves were handed out");
-        self.keys.clear();
-        self.keys.extend(self.moves.iter().map(|&m| key(m)));
+        let keyed = self.keys.len();
+        self.keys.extend(self.moves[keyed..].iter().map(|&m| key(m)));
+    }
+
+    /// Whether no move keyed above `ceiling` is left.
+    #[inline(always)]
+    pub fn spent_above(&mut self, ceiling: i32) -> bool {
+        !self.prepare() || self.keys[self.next] <= ceiling
     }
 
     /// How many moves in all.
@@ -599,19 +637,31 @@ impl<M: Copy> MovePicker<M> {
     #[inline]
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<M> {
-        let i = self.next;
-        if i >= self.moves.len() {
+        if !self.prepare() {
             return None;
         }
-        if !self.keys.is_empty() && !self.sorted {
+        let i = self.next;
+        self.ready = false;
+        self.next += 1;
+        Some(self.moves[i])
+    }
+
+    /// Brings the best move left to `next`; false when none is left.
+    #[inline(always)]
+    fn prepare(&mut self) -> bool {
+        let i = self.next;
+        if i >= self.moves.len() {
+            return false;
+        }
+        if !self.keys.is_empty() && !self.sorted && !self.ready {
             if i < SELECTED_PICKS {
                 self.select(i);
+                self.ready = true;
             } else {
                 self.sort_rest(i);
             }
         }
-        self.next += 1;
-        Some(self.moves[i])
+        true
     }
 
     /// Brings the first of the largest keys in `i..` to `i`, keeping the others in order.

@@ -1,7 +1,7 @@
 //! The node functions (negamax and two-sided), the root, iterative deepening with aspiration windows, stop
 //! conditions, statistics and results.
 
-use crate::game::{Evaluator, Game, MoveList, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
+use crate::game::{Evaluator, Game, MoveList, Rule, Score, Stage, INFINITY, MATE_BOUND, MAX_PLY};
 use crate::policy::{
     ChildPolicy, Exit, Extras, Form, LeafPolicy, MovePicker, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
     Silent, Variant,
@@ -618,40 +618,95 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Fills `picker` with the moves of the node at `ply`, ordered by the variant's policy. Some may be illegal:
-    /// the node tests each one it comes to with [`Game::is_legal_generated`] and what this returns.
+    /// Adds the moves of `stage` of the node at `ply` to `picker`, ordered by the variant's policy. Some may be
+    /// illegal: the node tests each one it comes to with [`Game::is_legal_generated`] and `legality`.
     #[inline(always)]
-    fn moves(&self, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) -> G::Legality {
+    fn add_moves(
+        &self,
+        picker: &mut MovePicker<G::Move>,
+        legality: &G::Legality,
+        stage: Stage,
+        ply: usize,
+        hash_move: u16,
+    ) {
         let moves = picker.moves_mut();
-        let legality = self.game.generate_lazy(moves);
+        self.game.generate_lazy(legality, stage, moves);
         if ply == 0 && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
         }
         V::Order::order(&self.order, &self.game, picker, ply, hash_move);
-        legality
     }
 
-    /// The next legal move of `picker` other than `skip`, generating the moves first if `legality` says that has
-    /// not been done yet.
+    /// The next legal move of the node at `ply`: the hash move first when the ordering wants it, then the
+    /// generated moves, in stages when the ordering is staged (see [`OrderPolicy::STAGED_BELOW`]).
     #[inline(always)]
-    fn next_move(
-        &self,
-        picker: &mut MovePicker<G::Move>,
-        legality: &mut Option<G::Legality>,
-        ply: usize,
-        hash_move: u16,
-        skip: Option<G::Move>,
-    ) -> Option<G::Move> {
-        let legality = match legality {
-            Some(l) => l,
-            None => legality.insert(self.moves(picker, ply, hash_move)),
-        };
+    fn next_move(&self, nm: &mut NodeMoves<G>, ply: usize) -> Option<G::Move> {
         loop {
-            let m = picker.next()?;
-            if Some(m) != skip && self.game.is_legal_generated(legality, m) {
-                return Some(m);
+            match nm.phase {
+                Phase::Hash => {
+                    nm.phase = Phase::Generate;
+                    if V::Order::HASH_FIRST && nm.hash_move != 0 {
+                        let m = self.game.decode_legal(nm.hash_move);
+                        if let Some(m) = m.filter(|m| ply > 0 || !self.excluded.contains(m)) {
+                            return Some(nm.tried(m));
+                        }
+                    }
+                }
+                Phase::Generate => {
+                    let legality = nm.legality.insert(self.game.legality());
+                    let staged = V::Order::STAGED_BELOW.is_some();
+                    let stage = if staged { Stage::Captures } else { Stage::All };
+                    self.add_moves(&mut nm.picker, legality, stage, ply, nm.hash_move);
+                    nm.phase = if staged { Phase::Captures } else { Phase::Rest };
+                }
+                Phase::Captures => {
+                    if nm.picker.spent_above(V::Order::STAGED_BELOW.unwrap_or(i32::MIN)) {
+                        nm.early = V::Order::early_quiets(&self.order, &self.game, ply);
+                        nm.phase = Phase::Early(0);
+                        continue;
+                    }
+                    if let Some(m) = self.take_generated(nm) {
+                        return Some(m);
+                    }
+                }
+                Phase::Early(i) => {
+                    let Some(&code) = nm.early.get(i) else {
+                        let legality = nm.legality.as_ref().expect("generated before");
+                        self.add_moves(&mut nm.picker, legality, Stage::Quiets, ply, nm.hash_move);
+                        nm.phase = Phase::Rest;
+                        continue;
+                    };
+                    nm.phase = Phase::Early(i + 1);
+                    let legality = nm.legality.as_ref().expect("generated before");
+                    if code == 0 {
+                        continue;
+                    }
+                    let m = self
+                        .game
+                        .decode_with(legality, code)
+                        .filter(|&m| self.game.is_quiet(m) && !nm.skips(m) && (ply > 0 || !self.excluded.contains(&m)));
+                    if let Some(m) = m {
+                        return Some(nm.tried(m));
+                    }
+                }
+                Phase::Rest => {
+                    if nm.picker.remaining() == 0 {
+                        return None;
+                    }
+                    if let Some(m) = self.take_generated(nm) {
+                        return Some(m);
+                    }
+                }
             }
         }
+    }
+
+    /// The next generated move of `nm`, if it is legal and was not tried before the generation.
+    #[inline(always)]
+    fn take_generated(&self, nm: &mut NodeMoves<G>) -> Option<G::Move> {
+        let m = nm.picker.next()?;
+        let legality = nm.legality.as_ref().expect("generated before");
+        (!nm.skips(m) && self.game.is_legal_generated(legality, m)).then_some(m)
     }
 
     #[inline(always)]
@@ -767,13 +822,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
 
         // With an ordering that puts it first, the hash move is tried before any move is generated: a node it cuts
         // off generates nothing.
-        let mut pending = None;
-        if V::Order::HASH_FIRST && hash_move != 0 {
-            pending = self.game.decode_legal(hash_move).filter(|m| ply > 0 || !self.excluded.contains(m));
-        }
-        let hash_tried = pending;
-        let mut moves = MovePicker::new();
-        let mut legality = None;
+        let mut moves = NodeMoves::new(hash_move);
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -793,12 +842,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             usize::MAX
         };
         let mut i = 0;
-        loop {
-            let next = match pending.take() {
-                Some(m) => Some(m),
-                None => self.next_move(&mut moves, &mut legality, ply, hash_move, hash_tried),
-            };
-            let Some(m) = next else { break };
+        while let Some(m) = self.next_move(&mut moves, ply) {
             let quiet = extras && self.game.is_quiet(m);
             self.observer.edge(ply, Some(m));
             let late = i >= late_limit && best > -MATE_BOUND;
@@ -840,7 +884,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     self.cutoff(i, m, depth, ply, &quiets_tried);
                     exit = Exit::BetaCutoff;
                     if W::ACTIVE {
-                        while let Some(rest) = self.next_move(&mut moves, &mut legality, ply, hash_move, hash_tried) {
+                        while let Some(rest) = self.next_move(&mut moves, ply) {
                             self.observer.pruned(ply, rest);
                         }
                     }
@@ -887,12 +931,11 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
             return sign * V::Leaf::leaf(self, a, b, ply);
         }
-        let mut moves = MovePicker::new();
-        let mut legality = None;
+        let mut moves = NodeMoves::new(0);
         let mut best = if max { -INFINITY } else { INFINITY };
         let mut exit = Exit::Value;
         let mut i = 0;
-        while let Some(m) = self.next_move(&mut moves, &mut legality, ply, 0, None) {
+        while let Some(m) = self.next_move(&mut moves, ply) {
             self.observer.edge(ply, Some(m));
             self.make(m);
             // Observers see windows and values from the side to move's view, as in negamax.
@@ -918,7 +961,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     self.cutoff(i, m, depth, ply, &[]);
                     exit = Exit::BetaCutoff;
                     if W::ACTIVE {
-                        while let Some(rest) = self.next_move(&mut moves, &mut legality, ply, 0, None) {
+                        while let Some(rest) = self.next_move(&mut moves, ply) {
                             self.observer.pruned(ply, rest);
                         }
                     }
@@ -932,5 +975,152 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             return sign * self.leave(ply, score, Exit::NoMoves);
         }
         sign * self.leave(ply, sign * best, exit)
+    }
+}
+
+/// Where a node is in handing out its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The hash move, before any generation.
+    Hash,
+    /// Generate (the captures only, for a staged ordering).
+    Generate,
+    /// A staged ordering's captures keyed above every quiet move.
+    Captures,
+    /// A staged ordering's early quiet moves (killers, countermove), by index.
+    Early(usize),
+    /// What is left, in the ordering's order.
+    Rest,
+}
+
+/// The moves of one node, generated as the node comes to need them.
+struct NodeMoves<G: Game> {
+    picker: MovePicker<G::Move>,
+    legality: Option<G::Legality>,
+    phase: Phase,
+    hash_move: u16,
+    early: [u16; 3],
+    /// Moves handed out before their generation (the hash move, early quiet moves), skipped when generated.
+    tried: [Option<G::Move>; 4],
+    tried_len: usize,
+}
+
+impl<G: Game> NodeMoves<G> {
+    #[inline(always)]
+    fn new(hash_move: u16) -> NodeMoves<G> {
+        NodeMoves {
+            picker: MovePicker::new(),
+            legality: None,
+            phase: Phase::Hash,
+            hash_move,
+            early: [0; 3],
+            tried: [None; 4],
+            tried_len: 0,
+        }
+    }
+
+    /// Records that `m` is handed out before its generation, and returns it.
+    #[inline(always)]
+    fn tried(&mut self, m: G::Move) -> G::Move {
+        self.tried[self.tried_len] = Some(m);
+        self.tried_len += 1;
+        m
+    }
+
+    /// Whether `m` was handed out before its generation.
+    #[inline(always)]
+    fn skips(&self, m: G::Move) -> bool {
+        self.tried[..self.tried_len].contains(&Some(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{Compose, FullWindow, NegamaxAbSoftForm, NoNull, Ordered, StaticLeaf};
+    use xiangqi_core::{Move, Position};
+
+    struct Zero;
+
+    impl Evaluator<Position> for Zero {
+        fn evaluate(&mut self, _: &Position) -> Score {
+            0
+        }
+    }
+
+    type Staged = Compose<NegamaxAbSoftForm, StaticLeaf, NoNull, FullWindow, Ordered>;
+
+    /// What one generation of every move, keyed at once, hands out: the hash move first, then the legal moves
+    /// by key.
+    fn single_generation(s: &Searcher<Position, Zero, Staged>, hash: u16) -> Vec<Move> {
+        let mut out: Vec<Move> = s.game.decode_legal(hash).into_iter().collect();
+        let ks = s.game.legality();
+        let mut picker = MovePicker::new();
+        s.game.generate_lazy(&ks, Stage::All, picker.moves_mut());
+        Ordered::order(&s.order, &s.game, &mut picker, 0, hash);
+        while let Some(m) = picker.next() {
+            if !out.contains(&m) && s.game.is_legal_generated(&ks, m) {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn staged_moves_come_in_the_order_of_a_single_generation() {
+        let mut pos = Position::startpos();
+        let mut checked = 0;
+        for step in 0..60 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let quiets: Vec<Move> = legal.iter().copied().filter(|m| pos.piece_at(m.to()).is_none()).collect();
+            // Killers and a countermove from this position, or a killer from two plies before (which may be
+            // illegal or a capture by now), and history from cutoffs with quiet moves tried before them.
+            let mut s: Searcher<Position, Zero, Staged> = Searcher::new(pos.clone(), Zero);
+            let mut back = pos.clone();
+            back.unmake_move();
+            back.unmake_move();
+            let mut old: Vec<Move> =
+                back.legal_moves().into_iter().filter(|m| back.piece_at(m.to()).is_none()).collect();
+            // Every other step, one that captures now if there is one.
+            if let Some(&c) = old.iter().find(|&&m| step % 2 == 0 && pos.is_legal(m) && pos.piece_at(m.to()).is_some())
+            {
+                old = vec![c];
+            }
+            if !old.is_empty() {
+                Ordered::on_cutoff(&mut s.order, &back, old[step % old.len()], 3, 0, &[]);
+            }
+            if !quiets.is_empty() {
+                if step % 3 != 0 {
+                    Ordered::on_cutoff(&mut s.order, &s.game, quiets[(step + 1) % quiets.len()], 2, 0, &[]);
+                }
+                Ordered::on_cutoff(
+                    &mut s.order,
+                    &s.game,
+                    quiets[step % quiets.len()],
+                    4,
+                    0,
+                    &quiets[..3.min(quiets.len())],
+                );
+                for (i, &h) in quiets.iter().enumerate().skip(3).step_by(4) {
+                    Ordered::on_cutoff(&mut s.order, &s.game, h, 1 + i as i32 % 5, 7, &[]);
+                }
+            }
+            let hash = legal[(step * 7) % legal.len()].raw();
+            for hash in [0, hash] {
+                let mut nm = NodeMoves::new(hash);
+                let mut staged = Vec::new();
+                while let Some(m) = s.next_move(&mut nm, 0) {
+                    staged.push(m);
+                }
+                assert_eq!(staged, single_generation(&s, hash), "order differs in {}", pos.fen());
+                assert_eq!(staged.len(), legal.len());
+                checked += 1;
+            }
+            pos.make_move(legal[(step * 13 + 5) % legal.len()]);
+        }
+        assert!(checked >= 40, "only {checked} positions");
     }
 }

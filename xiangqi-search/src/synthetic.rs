@@ -19,7 +19,7 @@
 //! assert_eq!(mm.game.visited_leaves().len(), 14);
 //! ```
 
-use crate::game::{Evaluator, Game, MoveList, Score};
+use crate::game::{Evaluator, Game, MoveList, Score, Stage};
 use std::cell::RefCell;
 use std::fmt;
 
@@ -256,8 +256,13 @@ impl Game for Tree {
 
     type Legality = ();
 
-    fn generate_lazy(&self, out: &mut MoveList<Child>) {
-        self.generate(false, out);
+    fn legality(&self) {}
+
+    /// Every move is quiet ([`Game::capture_key`] is 0): the capture stage is empty.
+    fn generate_lazy(&self, _: &(), stage: Stage, out: &mut MoveList<Child>) {
+        if stage != Stage::Captures {
+            self.generate(false, out);
+        }
     }
 
     fn is_legal_generated(&self, _: &(), _: Child) -> bool {

@@ -1,9 +1,9 @@
 //! `xiangqi_core::Position` as a [`Game`].
 
-use crate::game::{mated_in, Game, MoveList, Rule, Score, MATE};
+use crate::game::{mated_in, Game, MoveList, Rule, Score, Stage, MATE};
 use xiangqi_core::rules::{judge, Judgement, Verdict};
 use xiangqi_core::{Bitboard, KingSafety, Move, PieceKind, Position};
-use xiangqi_movegen::{generate, generate_lazy, generate_pseudo_captures, GenType};
+use xiangqi_movegen::{generate, generate_lazy_with, generate_pseudo_captures, GenType};
 
 /// Ordering value of a piece as a victim or an attacker (MVV-LVA).
 const fn order_value(kind: PieceKind) -> i32 {
@@ -63,8 +63,18 @@ impl Game for Position {
     type Legality = KingSafety;
 
     #[inline(always)]
-    fn generate_lazy(&self, out: &mut MoveList<Move>) -> KingSafety {
-        generate_lazy(self, out)
+    fn legality(&self) -> KingSafety {
+        self.king_safety()
+    }
+
+    #[inline(always)]
+    fn generate_lazy(&self, ks: &KingSafety, stage: Stage, out: &mut MoveList<Move>) {
+        let kind = match stage {
+            Stage::All => GenType::All,
+            Stage::Captures => GenType::Captures,
+            Stage::Quiets => GenType::Quiets,
+        };
+        generate_lazy_with(self, ks, kind, out);
     }
 
     #[inline(always)]
@@ -76,6 +86,12 @@ impl Game for Position {
     fn decode_legal(&self, code: u16) -> Option<Move> {
         let m = Move::from_raw(code)?;
         self.is_legal(m).then_some(m)
+    }
+
+    #[inline]
+    fn decode_with(&self, ks: &KingSafety, code: u16) -> Option<Move> {
+        let m = Move::from_raw(code)?;
+        (self.is_pseudo_legal(m) && self.is_safe_with(ks, m.from(), m.to())).then_some(m)
     }
 
     #[inline(always)]
