@@ -682,19 +682,22 @@ impl<M: Copy> MovePicker<M> {
         }
     }
 
-    /// Sorts `i..` by decreasing key, stably: each key is packed with its (reversed) position into one integer,
-    /// so one unstable sort of plain integers gives the stable order, and the moves follow.
+    /// Sorts `i..` by decreasing key, stably, by insertion: the lists are short (a few dozen moves), and no
+    /// buffer is needed.
     #[cold]
     fn sort_rest(&mut self, i: usize) {
         let n = self.moves.len();
-        let mut packed: SmallVec<[i64; 128]> =
-            (i..n).map(|j| ((self.keys[j] as i64) << 16) | (0xFFFF - (j - i).min(0xFFFF)) as i64).collect();
-        packed.sort_unstable_by(|a, b| b.cmp(a));
-        let old: SmallVec<[M; 128]> = SmallVec::from_slice(&self.moves[i..n]);
-        for (slot, p) in packed.iter().enumerate() {
-            let j = 0xFFFF - (p & 0xFFFF) as usize;
-            self.moves[i + slot] = old[j];
-            self.keys[i + slot] = (p >> 16) as i32;
+        let (keys, moves) = (&mut self.keys[i..n], &mut self.moves[i..n]);
+        for a in 1..keys.len() {
+            let (k, m) = (keys[a], moves[a]);
+            let mut b = a;
+            while b > 0 && keys[b - 1] < k {
+                keys[b] = keys[b - 1];
+                moves[b] = moves[b - 1];
+                b -= 1;
+            }
+            keys[b] = k;
+            moves[b] = m;
         }
         self.sorted = true;
     }
