@@ -451,7 +451,9 @@ impl OrderPolicy for GenerationOrder {
 }
 
 /// The hash move first, then captures by MVV-LVA, the two killer moves of the ply, the countermove (the quiet
-/// move that last refuted the opponent's previous move), and the other quiet moves by history score.
+/// move that last refuted the opponent's previous move), the other quiet moves by history score, and last the
+/// captures that likely lose material. Staged (see [`OrderPolicy::STAGED_BELOW`]): the hash move, the captures and
+/// the killers come before any quiet move is generated.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ordered;
 
