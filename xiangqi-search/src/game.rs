@@ -2,6 +2,7 @@
 
 use smallvec::SmallVec;
 use std::fmt::{Debug, Display};
+pub use xiangqi_movegen::GenType;
 
 /// A score in centipawn-like units from the point of view of the side to move (negamax forms) or of the first
 /// player (the two-sided forms).
@@ -24,17 +25,6 @@ pub const fn mated_in(ply: usize) -> Score {
 
 /// A list of moves on the stack.
 pub type MoveList<M> = SmallVec<[M; 128]>;
-
-/// Which moves [`Game::generate_lazy`] lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    /// Every move, in the game's generation order.
-    All,
-    /// The captures (the moves [`Game::is_quiet`] says are not quiet), in their relative order in [`Stage::All`].
-    Captures,
-    /// The other moves, in their relative order in [`Stage::All`].
-    Quiets,
-}
 
 /// What the game's rules say about a node (repetition, perpetual check or chase, move limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,11 +79,12 @@ pub trait Game {
     /// The analysis of the current position for [`Game::generate_lazy`] and [`Game::is_legal_generated`].
     fn legality(&self) -> Self::Legality;
 
-    /// Appends the moves of [`Game::generate`] in `stage` to `out` ([`Stage::All`]: all of them, in the same
-    /// order), with, among them, candidates that may be illegal: [`Game::is_legal_generated`] tells them apart
+    /// Appends the moves of [`Game::generate`] of `kind` to `out` ([`GenType::All`]: all of them, in the same
+    /// order; captures (moves [`Game::is_quiet`] says are not quiet) or quiet moves: those of them, in their
+    /// relative order in `All`), with, among them, candidates that may be illegal: [`Game::is_legal_generated`] tells them apart
     /// when the search comes to them, so moves never tried are never tested. `legality` is [`Game::legality`] of
     /// this position. An implementation that knows no cheaper way generates the legal moves.
-    fn generate_lazy(&self, legality: &Self::Legality, stage: Stage, out: &mut MoveList<Self::Move>);
+    fn generate_lazy(&self, legality: &Self::Legality, kind: GenType, out: &mut MoveList<Self::Move>);
 
     /// Whether `m`, from [`Game::generate_lazy`] that returned `legality`, is legal.
     fn is_legal_generated(&self, legality: &Self::Legality, m: Self::Move) -> bool;

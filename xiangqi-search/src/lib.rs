@@ -47,7 +47,7 @@ pub mod tt;
 mod variants;
 mod xiangqi;
 
-pub use game::{mated_in, Evaluator, Game, MoveList, Rule, Score, Stage, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+pub use game::{mated_in, Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use policy::{
     AlphaBetaForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm, MovePicker,
     NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,

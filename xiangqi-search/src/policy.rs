@@ -407,7 +407,7 @@ pub trait OrderPolicy: 'static {
     /// hash move cuts off generates nothing.
     const HASH_FIRST: bool;
     /// `Some(k)` when the policy keys every quiet move at most `k`: a node then generates its moves in stages,
-    /// as Stockfish's move picker does. First the captures ([`Stage::Captures`](crate::game::Stage::Captures)),
+    /// as Stockfish's move picker does. First the captures ([`GenType::Captures`](crate::game::GenType::Captures)),
     /// handed out while one keyed above `k` is left; then the quiet moves of [`OrderPolicy::early_quiets`], each
     /// checked for legality on its own; only then the other quiet moves, with the captures left. A node cut off by
     /// a capture or a killer never generates its quiet moves. The order is the one a single generation would

@@ -1,7 +1,7 @@
 //! The node functions (negamax and two-sided), the root, iterative deepening with aspiration windows, stop
 //! conditions, statistics and results.
 
-use crate::game::{Evaluator, Game, MoveList, Rule, Score, Stage, INFINITY, MATE_BOUND, MAX_PLY};
+use crate::game::{Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
 use crate::policy::{
     ChildPolicy, Exit, Extras, Form, LeafPolicy, MovePicker, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
     Silent, Variant,
@@ -618,19 +618,19 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Adds the moves of `stage` of the node at `ply` to `picker`, ordered by the variant's policy. Some may be
+    /// Adds the moves of `kind` of the node at `ply` to `picker`, ordered by the variant's policy. Some may be
     /// illegal: the node tests each one it comes to with [`Game::is_legal_generated`] and `legality`.
     #[inline(always)]
     fn add_moves(
         &self,
         picker: &mut MovePicker<G::Move>,
         legality: &G::Legality,
-        stage: Stage,
+        kind: GenType,
         ply: usize,
         hash_move: u16,
     ) {
         let moves = picker.moves_mut();
-        self.game.generate_lazy(legality, stage, moves);
+        self.game.generate_lazy(legality, kind, moves);
         if ply == 0 && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
         }
@@ -655,8 +655,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 Phase::Generate => {
                     let legality = nm.legality.insert(self.game.legality());
                     let staged = V::Order::STAGED_BELOW.is_some();
-                    let stage = if staged { Stage::Captures } else { Stage::All };
-                    self.add_moves(&mut nm.picker, legality, stage, ply, nm.hash_move);
+                    let kind = if staged { GenType::Captures } else { GenType::All };
+                    self.add_moves(&mut nm.picker, legality, kind, ply, nm.hash_move);
                     nm.phase = if staged { Phase::Captures } else { Phase::Rest };
                 }
                 Phase::Captures => {
@@ -672,7 +672,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 Phase::Early(i) => {
                     let Some(&code) = nm.early.get(i) else {
                         let legality = nm.legality.as_ref().expect("generated before");
-                        self.add_moves(&mut nm.picker, legality, Stage::Quiets, ply, nm.hash_move);
+                        self.add_moves(&mut nm.picker, legality, GenType::Quiets, ply, nm.hash_move);
                         nm.phase = Phase::Rest;
                         continue;
                     };
@@ -1056,7 +1056,7 @@ mod tests {
         let mut out: Vec<Move> = s.game.decode_legal(hash).into_iter().collect();
         let ks = s.game.legality();
         let mut picker = MovePicker::new();
-        s.game.generate_lazy(&ks, Stage::All, picker.moves_mut());
+        s.game.generate_lazy(&ks, GenType::All, picker.moves_mut());
         Ordered::order(&s.order, &s.game, &mut picker, 0, hash);
         while let Some(m) = picker.next() {
             if !out.contains(&m) && s.game.is_legal_generated(&ks, m) {

@@ -19,7 +19,7 @@
 //! assert_eq!(mm.game.visited_leaves().len(), 14);
 //! ```
 
-use crate::game::{Evaluator, Game, MoveList, Score, Stage};
+use crate::game::{Evaluator, Game, GenType, MoveList, Score};
 use std::cell::RefCell;
 use std::fmt;
 
@@ -259,8 +259,8 @@ impl Game for Tree {
     fn legality(&self) {}
 
     /// Every move is quiet ([`Game::capture_key`] is 0): the capture stage is empty.
-    fn generate_lazy(&self, _: &(), stage: Stage, out: &mut MoveList<Child>) {
-        if stage != Stage::Captures {
+    fn generate_lazy(&self, _: &(), kind: GenType, out: &mut MoveList<Child>) {
+        if kind != GenType::Captures {
             self.generate(false, out);
         }
     }

@@ -1,6 +1,6 @@
 //! `xiangqi_core::Position` as a [`Game`].
 
-use crate::game::{mated_in, Game, MoveList, Rule, Score, Stage, MATE};
+use crate::game::{mated_in, Game, MoveList, Rule, Score, MATE};
 use xiangqi_core::rules::{judge, Judgement, Verdict};
 use xiangqi_core::{Bitboard, KingSafety, Move, PieceKind, Position};
 use xiangqi_movegen::{generate, generate_lazy_with, generate_pseudo_captures, GenType};
@@ -68,12 +68,7 @@ impl Game for Position {
     }
 
     #[inline(always)]
-    fn generate_lazy(&self, ks: &KingSafety, stage: Stage, out: &mut MoveList<Move>) {
-        let kind = match stage {
-            Stage::All => GenType::All,
-            Stage::Captures => GenType::Captures,
-            Stage::Quiets => GenType::Quiets,
-        };
+    fn generate_lazy(&self, ks: &KingSafety, kind: GenType, out: &mut MoveList<Move>) {
         generate_lazy_with(self, ks, kind, out);
     }
 
