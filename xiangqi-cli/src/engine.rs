@@ -1,7 +1,8 @@
 //! The default evaluator behind the search's `Evaluator` trait.
 
-use xiangqi_core::{Move, Position};
-use xiangqi_eval::{Accumulator, EvalCache, Evaluator};
+use std::fmt::Write as _;
+use xiangqi_core::{Color, Move, Position};
+use xiangqi_eval::{Accumulator, EvalCache, Evaluator, Score as TermScore, Term, Trace};
 use xiangqi_search::Score;
 
 /// The search's view of the default evaluator, with the incremental accumulator kept in step by the search's
@@ -57,4 +58,47 @@ impl xiangqi_search::Evaluator<Position> for EngineEval {
     fn on_unmake(&mut self) {
         self.acc.unmake();
     }
+}
+
+/// The total from Red's view.
+pub fn red_view(t: &Trace) -> i32 {
+    match t.turn {
+        Color::Red => t.total,
+        Color::Black => -t.total,
+    }
+}
+
+/// The breakdown of an evaluation as a table, in the manner of Stockfish's `eval` (`xiangqi eval`, and `eval` in
+/// the UCI loop).
+pub fn trace_table(fen: &str, t: &Trace) -> String {
+    let mut out = String::new();
+    let pct = 100 * t.phase / t.phase_max;
+    let _ = writeln!(out, "Position: {fen}");
+    let _ = writeln!(out, "Phase: {}/{} ({pct}% middlegame)", t.phase, t.phase_max);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "        Term |       Red       |      Black      |    Red - Black  | Value");
+    let _ = writeln!(out, "             |    MG      EG   |    MG      EG   |    MG      EG   |");
+    let rule = "-------------+-----------------+-----------------+-----------------+-------";
+    let _ = writeln!(out, "{rule}");
+    let row = |out: &mut String, name: &str, red: TermScore, black: TermScore, value: i32| {
+        let net = red - black;
+        let _ = writeln!(
+            out,
+            "{name:>12} | {:>6}  {:>6}  | {:>6}  {:>6}  | {:>6}  {:>6}  | {value:>6}",
+            red.mg, red.eg, black.mg, black.eg, net.mg, net.eg
+        );
+    };
+    let (mut red, mut black) = (TermScore::ZERO, TermScore::ZERO);
+    for term in Term::ALL {
+        let (r, b) = (t.get(term, Color::Red), t.get(term, Color::Black));
+        red += r;
+        black += b;
+        row(&mut out, term.name(), r, b, t.value(term));
+    }
+    let _ = writeln!(out, "{rule}");
+    row(&mut out, "total", red, black, red_view(t));
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Value: the term tapered by the phase, from Red's view; the total tapers the sum once.");
+    let _ = writeln!(out, "Evaluation: {:+} for {} (side to move), {:+} from Red's view", t.total, t.turn, red_view(t));
+    out
 }

@@ -2,7 +2,7 @@
 
 use crate::CmdResult;
 use serde_json::{json, Map, Value};
-use std::fmt::Write as _;
+use xiangqi_cli::engine::{red_view, trace_table};
 use xiangqi_core::Color;
 use xiangqi_eval::{Evaluator, Score, Term, Trace};
 
@@ -25,7 +25,7 @@ pub fn run(args: &EvalArgs) -> CmdResult {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&to_json(&pos.fen(), &trace))?);
     } else {
-        print!("{}", table(&pos.fen(), &trace));
+        print!("{}", trace_table(&pos.fen(), &trace));
     }
     Ok(())
 }
@@ -59,48 +59,6 @@ fn to_json(fen: &str, t: &Trace) -> Value {
     })
 }
 
-/// The total from Red's view.
-fn red_view(t: &Trace) -> i32 {
-    match t.turn {
-        Color::Red => t.total,
-        Color::Black => -t.total,
-    }
-}
-
-/// The breakdown as a table, in the manner of Stockfish's `eval`.
-fn table(fen: &str, t: &Trace) -> String {
-    let mut out = String::new();
-    let pct = 100 * t.phase / t.phase_max;
-    let _ = writeln!(out, "Position: {fen}");
-    let _ = writeln!(out, "Phase: {}/{} ({pct}% middlegame)", t.phase, t.phase_max);
-    let _ = writeln!(out);
-    let _ = writeln!(out, "        Term |       Red       |      Black      |    Red - Black  | Value");
-    let _ = writeln!(out, "             |    MG      EG   |    MG      EG   |    MG      EG   |");
-    let rule = "-------------+-----------------+-----------------+-----------------+-------";
-    let _ = writeln!(out, "{rule}");
-    let row = |out: &mut String, name: &str, red: Score, black: Score, value: i32| {
-        let net = red - black;
-        let _ = writeln!(
-            out,
-            "{name:>12} | {:>6}  {:>6}  | {:>6}  {:>6}  | {:>6}  {:>6}  | {value:>6}",
-            red.mg, red.eg, black.mg, black.eg, net.mg, net.eg
-        );
-    };
-    let (mut red, mut black) = (Score::ZERO, Score::ZERO);
-    for term in Term::ALL {
-        let (r, b) = (t.get(term, Color::Red), t.get(term, Color::Black));
-        red += r;
-        black += b;
-        row(&mut out, term.name(), r, b, t.value(term));
-    }
-    let _ = writeln!(out, "{rule}");
-    row(&mut out, "total", red, black, red_view(t));
-    let _ = writeln!(out);
-    let _ = writeln!(out, "Value: the term tapered by the phase, from Red's view; the total tapers the sum once.");
-    let _ = writeln!(out, "Evaluation: {:+} for {} (side to move), {:+} from Red's view", t.total, t.turn, red_view(t));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,7 +83,7 @@ mod tests {
     fn table_names_every_term_and_the_total() {
         let pos = Position::startpos();
         let t = Evaluator::default().trace(&pos);
-        let text = table(&pos.fen(), &t);
+        let text = trace_table(&pos.fen(), &t);
         for term in Term::ALL {
             assert!(text.contains(term.name()), "{text}");
         }

@@ -5,6 +5,12 @@
 //! `ponderhit` and `quit` are answered while it runs. Bad input (an illegal move or a bad FEN in `position`, an
 //! unknown command or option, a malformed `go`) gets `info string error: ...` and changes nothing.
 //!
+//! `go` takes what Pikafish's does: `wtime`, `btime`, `winc`, `binc`, `movestogo`, `movetime`, `depth`, `nodes`,
+//! `infinite`, `ponder`, `mate <n>` (stop once a mate in at most n moves is found), `searchmoves <m1> <m2> ...`
+//! (search only these root moves; each must be legal) and `perft <n>` (the leaf count under each move and the total,
+//! printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command thread). As in Stockfish, `d`
+//! draws the position with its FEN and key, and `eval` prints the evaluation's breakdown by term.
+//!
 //! # UCCI
 //!
 //! The engine starts in UCI; a `ucci` command switches it to UCCI for the rest of the session (answered with the
@@ -16,8 +22,8 @@
 //!   (`batch`, `debug`, `usebook`, `bookfiles`, `useegtb`, `egtbpaths`, `promotion`, `idle`, `pruning`,
 //!   `knowledge`, `randomness`, `style`, `repetition`, `drawmoves`) are accepted and have no effect.
 //! - `position {fen <FEN> | startpos} [moves ...]` as in UCI; it clears the banned moves.
-//! - `banmoves <m1> <m2> ...`: the next search does not play these moves (it searches one more principal variation
-//!   per banned move and plays the best line that is not banned).
+//! - `banmoves <m1> <m2> ...`: the next search does not play these moves (they are left out of the root moves, as
+//!   UCI's `searchmoves` leaves out the moves it does not name).
 //! - `go [ponder | draw] {depth <n> | depth infinite | nodes <n> | time <t> [movestogo <n> | increment <i>]
 //!   [opptime <t> [oppmovestogo <n> | oppincrement <i>]]}`; a bare `go` searches until `stop`. `draw` offers a
 //!   draw: the answer `bestmove <m> draw` accepts it, which the engine does when its score is not positive.
@@ -28,7 +34,7 @@
 //!   [draw]`, or `nobestmove` when there is no move to play.
 //! - `quit` (or `bye`) is answered with `bye`.
 
-use crate::engine::EngineEval;
+use crate::engine::{trace_table, EngineEval};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,7 +43,7 @@ use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::tt::Bound;
 use xiangqi_search::{
-    search_smp, Limits, Line, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
+    search_smp, Game, Limits, Line, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
 };
 
 /// Engine name sent in `id name`.
@@ -122,7 +128,30 @@ pub struct Go {
     pub infinite: bool,
     /// Ponder on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<u32>,
+    /// Search only these root moves (as written; checked against the position when the search starts).
+    pub searchmoves: Vec<String>,
+    /// Count the leaves of the move tree to this depth, move by move, instead of searching.
+    pub perft: Option<u32>,
 }
+
+/// The words `go` takes as parameter names: `searchmoves` takes the moves up to the next one.
+const GO_WORDS: [&str; 13] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+    "perft",
+];
 
 impl Go {
     /// Parses the words after `go`.
@@ -151,7 +180,17 @@ impl Go {
                 "nodes" => go.nodes = Some(number(w)?.max(1)),
                 "infinite" => go.infinite = true,
                 "ponder" => go.ponder = true,
-                "mate" | "perft" | "searchmoves" => return Err(format!("go {w} is not supported")),
+                "mate" => go.mate = Some(number(w)?.clamp(1, 60) as u32),
+                "perft" => go.perft = Some(number(w)?.clamp(1, 20) as u32),
+                "searchmoves" => {
+                    while let Some(m) = words.get(i + 1).filter(|m| !GO_WORDS.contains(m)) {
+                        go.searchmoves.push((*m).to_owned());
+                        i += 1;
+                    }
+                    if go.searchmoves.is_empty() {
+                        return Err("go searchmoves needs at least one move".to_owned());
+                    }
+                }
                 other => return Err(format!("unknown go parameter {other:?}")),
             }
             i += 1;
@@ -207,7 +246,8 @@ struct Running {
 #[derive(Debug, Clone, Default)]
 struct Style {
     ucci: bool,
-    bans: Vec<Move>,
+    /// The root moves the search may play (`go searchmoves`, or every move but UCCI's `banmoves`); `None` for all.
+    root_moves: Option<Vec<Move>>,
     draw_offer: bool,
 }
 
@@ -281,6 +321,12 @@ impl Uci {
                 }
                 self.out.line(&format!("Fen: {}", self.pos.fen()));
                 self.out.line(&format!("Key: {:016X}", self.pos.key()));
+            }
+            "eval" => {
+                let trace = xiangqi_eval::Evaluator::default().trace(&self.pos);
+                for l in trace_table(&self.pos.fen(), &trace).lines() {
+                    self.out.line(l);
+                }
             }
             other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
         }
@@ -368,10 +414,35 @@ impl Uci {
         if self.running.is_some() {
             return self.out.error("a search is already running (send stop first)");
         }
-        match Go::parse(words) {
-            Ok(go) => self.start_search(go, Style::default()),
-            Err(e) => self.out.error(&e),
+        let go = match Go::parse(words) {
+            Ok(go) => go,
+            Err(e) => return self.out.error(&e),
+        };
+        if let Some(depth) = go.perft {
+            return self.perft(depth);
         }
+        let mut root_moves = Vec::with_capacity(go.searchmoves.len());
+        for m in &go.searchmoves {
+            match self.pos.parse_move(m) {
+                Ok(m) => root_moves.push(m),
+                Err(e) => return self.out.error(&format!("go searchmoves {m}: {e}")),
+            }
+        }
+        let root_moves = (!root_moves.is_empty()).then_some(root_moves);
+        self.start_search(go, Style { root_moves, ..Style::default() });
+    }
+
+    /// `go perft N`: the leaf count under each legal move, then the total, as Stockfish prints them. It runs on
+    /// the command thread (like Stockfish's): nothing else is read until it is done.
+    fn perft(&self, depth: u32) {
+        let rows = xiangqi_movegen::divide(&self.pos, depth, self.settings.threads);
+        for (m, n) in &rows {
+            self.out.line(&format!("{m}: {n}"));
+        }
+        let total: u64 = rows.iter().map(|(_, n)| n).sum();
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+        self.out.line("");
     }
 
     /// Starts the search of the current position on its own thread.
@@ -386,14 +457,15 @@ impl Uci {
             soft_time: if go.infinite { None } else { soft },
             signals: Some(signals.clone()),
             iterative: true,
+            root_moves: style
+                .root_moves
+                .as_ref()
+                .map(|r| r.iter().map(|&m| <Position as Game>::encode_move(m)).collect()),
+            mate: go.mate,
         };
         let pos = self.pos.clone();
         let mut spec = self.settings.variant;
         spec.options.multipv = self.settings.multipv;
-        if !style.bans.is_empty() {
-            // One more line per banned move: the best line that is not banned is then among them.
-            spec.options.multipv = spec.options.multipv.max(style.bans.len() + 1);
-        }
         let draw_offer = Arc::new(AtomicBool::new(style.draw_offer));
         let draw_flag = draw_offer.clone();
         let threads = self.settings.threads;
@@ -408,7 +480,7 @@ impl Uci {
             let result =
                 search_smp(&spec, &pos, EngineEval::new, &limits, tt.clone(), threads, |r: &SearchResult<Move>| {
                     if style.ucci {
-                        report_ucci(&out, r, &sig, &style.bans, start)
+                        report_ucci(&out, r, &sig, start)
                     } else {
                         report(&out, r, &sig, &tt, start)
                     }
@@ -421,9 +493,8 @@ impl Uci {
                 std::thread::sleep(Duration::from_millis(2));
             }
             if style.ucci {
-                let line = result.lines.iter().find(|l| l.pv.first().is_some_and(|m| !style.bans.contains(m)));
                 done_flag.store(true, Ordering::Release);
-                return out.line(&ucci_bestmove(line, draw_flag.load(Ordering::Relaxed)));
+                return out.line(&ucci_bestmove(result.lines.first(), draw_flag.load(Ordering::Relaxed)));
             }
             let best = result.best_move.map_or("(none)".to_owned(), |m| m.to_string());
             done_flag.store(true, Ordering::Release);
@@ -496,7 +567,12 @@ impl Uci {
                 }
                 match parse_ucci_go(&words[1..], self.millis, self.pos.turn()) {
                     Ok((go, draw_offer)) => {
-                        let style = Style { ucci: true, bans: self.bans.clone(), draw_offer };
+                        // Banned moves leave the root: the search plays the best of the others.
+                        let root_moves = (!self.bans.is_empty()).then(|| {
+                            let legal = xiangqi_movegen::legal_moves(&self.pos);
+                            legal.iter().copied().filter(|m| !self.bans.contains(m)).collect()
+                        });
+                        let style = Style { ucci: true, root_moves, draw_offer };
                         self.start_search(go, style);
                     }
                     Err(e) => self.out.error(&e),
@@ -665,9 +741,9 @@ fn probe(tt: &TranspositionTable, pos: &Position) -> String {
 }
 
 /// UCCI `info` lines: depth, score and the best line that is not banned; time and nodes.
-fn report_ucci(out: &Output, r: &SearchResult<Move>, sig: &Signals, bans: &[Move], start: Instant) {
+fn report_ucci(out: &Output, r: &SearchResult<Move>, sig: &Signals, start: Instant) {
     let nodes = sig.nodes.load(Ordering::Relaxed).max(r.stats.total_nodes());
-    if let Some(line) = r.lines.iter().find(|l| l.pv.first().is_some_and(|m| !bans.contains(m))) {
+    if let Some(line) = r.lines.first() {
         let pv: Vec<String> = line.pv.iter().map(Move::to_string).collect();
         out.line(&format!("info depth {} score {} pv {}", r.depth, line.score, pv.join(" ")));
     }
@@ -733,7 +809,9 @@ mod tests {
     #[test]
     fn go_parses_every_parameter() {
         let go = Go::parse(
-            &"wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 depth 7 nodes 99 ponder".split(' ').collect::<Vec<_>>(),
+            &"wtime 1000 btime 2000 winc 10 binc 20 searchmoves h2e2 b0c2 movestogo 5 depth 7 nodes 99 ponder mate 3"
+                .split(' ')
+                .collect::<Vec<_>>(),
         )
         .unwrap();
         assert_eq!(
@@ -748,9 +826,16 @@ mod tests {
                 depth: Some(7),
                 nodes: Some(99),
                 infinite: false,
-                ponder: true
+                ponder: true,
+                mate: Some(3),
+                searchmoves: vec!["h2e2".to_owned(), "b0c2".to_owned()],
+                perft: None,
             }
         );
+        assert_eq!(Go::parse(&["perft", "3"]).unwrap().perft, Some(3));
+        assert!(Go::parse(&["searchmoves"]).is_err());
+        assert!(Go::parse(&["searchmoves", "depth", "3"]).is_err());
+        assert!(Go::parse(&["mate"]).is_err());
         assert!(Go::parse(&["depth"]).is_err());
         assert!(Go::parse(&["depth", "x"]).is_err());
         assert!(Go::parse(&["bogus"]).is_err());

@@ -58,7 +58,10 @@ fn ucci_handshake_search_bans_and_bye() {
     let answer = e.answer();
     assert_eq!(answer[0], "bestmove");
     assert!(answer[1] != best && answer[1] != "h9g7" && pos.parse_move(&answer[1]).is_ok(), "{answer:?}");
-    // `position` clears the bans: the first answer comes back.
+    // `position` clears the bans: with the table cleared (the banned search filled it), the first answer comes
+    // back.
+    e.send("setoption newgame");
+    e.send(&format!("banmoves {best} h9g7"));
     e.send("position startpos moves h2e2");
     e.send("go depth 4");
     assert_eq!(e.answer()[1], best);

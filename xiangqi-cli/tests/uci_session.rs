@@ -170,3 +170,90 @@ fn mated_side_answers_bestmove_none() {
     let (lines, best) = e.bestmove(Duration::from_secs(10));
     assert_eq!(best, "(none)", "{lines:?}");
 }
+
+#[test]
+fn go_searchmoves_searches_only_the_moves_named() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 6 searchmoves a0a1 i0i1");
+    let (lines, best) = e.bestmove(Duration::from_secs(60));
+    assert!(best == "a0a1" || best == "i0i1", "{lines:?}");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 6, "{lines:?}");
+    for info in infos {
+        let first = info.split_whitespace().skip_while(|&w| w != "pv").nth(1).unwrap();
+        assert!(first == "a0a1" || first == "i0i1", "{info}");
+    }
+    // Unrestricted, the engine plays another move from the start (a central cannon or a horse).
+    e.send("go depth 6");
+    let (_, free) = e.bestmove(Duration::from_secs(60));
+    assert!(free != "a0a1" && free != "i0i1", "{free}");
+    // A move that is not legal here is an error, and nothing is searched.
+    for (cmd, needle) in [("go searchmoves zz", "searchmoves zz"), ("go depth 2 searchmoves e0e2", "searchmoves e0e2")]
+    {
+        e.send(cmd);
+        let lines = e.until(Duration::from_secs(5), |l| l.starts_with("info string error"));
+        assert!(lines.last().unwrap().contains(needle), "{cmd}: {lines:?}");
+    }
+    e.send("go depth 1");
+    let (lines, _) = e.bestmove(Duration::from_secs(10));
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{lines:?}");
+}
+
+#[test]
+fn go_mate_stops_at_the_mate() {
+    let mut e = Engine::start();
+    // Red mates in three: the chariot drives the king up the d file.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/4A4/3AKR3 w");
+    e.send("go mate 3");
+    let (lines, best) = e.bestmove(Duration::from_secs(30));
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    let mate: i32 = last.split_whitespace().skip_while(|&w| w != "mate").nth(1).unwrap().parse().unwrap();
+    assert!((1..=3).contains(&mate), "{last}");
+    // No limit but the mate: the search stopped as soon as an iteration found it.
+    let depth: usize = last.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(depth <= 2 * 3, "{lines:?}");
+    assert!(best == last.split_whitespace().skip_while(|&w| w != "pv").nth(1).unwrap());
+}
+
+#[test]
+fn go_perft_prints_the_divide() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    e.send("go perft 3");
+    let lines = e.until(Duration::from_secs(30), |l| l.starts_with("Nodes searched"));
+    let mut pos = Position::startpos();
+    pos.play("h2e2").unwrap();
+    let rows: Vec<(String, u64)> = lines
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_once(": ").map(|(m, n)| (m.to_owned(), n.parse().unwrap())))
+        .collect();
+    assert_eq!(rows.len() as u64, xiangqi_movegen::perft(&pos, 1), "{lines:?}");
+    for (m, n) in &rows {
+        let mut child = pos.clone();
+        child.play(m).unwrap();
+        assert_eq!(*n, xiangqi_movegen::perft(&child, 2), "{m}");
+    }
+    let total: u64 = lines.last().unwrap().strip_prefix("Nodes searched: ").unwrap().parse().unwrap();
+    assert_eq!(total, xiangqi_movegen::perft(&pos, 3));
+    assert_eq!(total, rows.iter().map(|(_, n)| n).sum::<u64>());
+    // The engine still answers afterwards.
+    e.ready();
+}
+
+#[test]
+fn eval_prints_the_breakdown_of_the_current_position() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    e.send("eval");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("Evaluation:"));
+    let mut pos = Position::startpos();
+    pos.play("h2e2").unwrap();
+    assert!(lines.iter().any(|l| l == &format!("Position: {}", pos.fen())), "{lines:?}");
+    let total = xiangqi_eval::Evaluator::default().evaluate(&pos);
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("Evaluation: {total:+} for black (side to move), {:+} from Red's view", -total)
+    );
+}

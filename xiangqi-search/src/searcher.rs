@@ -1,7 +1,7 @@
 //! The node functions (negamax and two-sided), the root, iterative deepening with aspiration windows, stop
 //! conditions, statistics and results.
 
-use crate::game::{Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
+use crate::game::{Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::policy::{
     ChildPolicy, Exit, Extras, Form, LeafPolicy, MovePicker, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
     Silent, Variant,
@@ -40,6 +40,13 @@ pub struct Limits {
     pub signals: Option<Arc<Signals>>,
     /// Deepen iteratively even with only a depth limit (the engine always does).
     pub iterative: bool,
+    /// Search only these moves at the root, packed by the game ([`Game::encode_move`]); `None` searches every
+    /// move (UCI's `go searchmoves`, or every move but UCCI's `banmoves`). Codes of no legal move are ignored;
+    /// when none is legal the result is that of a position without moves.
+    pub root_moves: Option<Vec<u16>>,
+    /// Stop deepening once an iteration finds a mate in at most this many moves, for either side (UCI's
+    /// `go mate`).
+    pub mate: Option<u32>,
 }
 
 impl Limits {
@@ -54,6 +61,7 @@ impl Limits {
             || self.movetime.is_some()
             || self.soft_time.is_some()
             || self.signals.is_some()
+            || self.mate.is_some()
             || self.depth.is_none()
     }
 }
@@ -429,7 +437,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     // iteration gave a move: fall back on the first legal move, so a move is always returned.)
                     let mut moves = MoveList::new();
                     self.game.generate(false, &mut moves);
-                    let fallback = moves.first().copied();
+                    let fallback = moves.iter().copied().find(|&m| self.root_allows(m));
                     best = Some(SearchResult {
                         best_move: fallback,
                         score: if fallback.is_some() { 0 } else { self.game.no_moves_score(0) },
@@ -453,7 +461,13 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             if iterative {
                 on_iteration(&result);
             }
+            let mate_found = limits
+                .mate
+                .is_some_and(|n| result.score.abs() >= MATE_BOUND && (MATE - result.score.abs() + 1) / 2 <= n as Score);
             best = Some(result);
+            if mate_found {
+                break;
+            }
             // Iterations can be too small to reach the periodic check (a position the rules decide everywhere
             // finishes an iteration in a few hundred nodes): look at the clock and the node count here too.
             self.check_limits();
@@ -618,6 +632,12 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// Whether the root may play `m`: not the first move of an earlier MultiPV line, and among the limits' root
+    /// moves when they name any.
+    fn root_allows(&self, m: G::Move) -> bool {
+        !self.excluded.contains(&m) && self.limits.root_moves.as_ref().map_or(true, |r| r.contains(&G::encode_move(m)))
+    }
+
     /// Adds the moves of `kind` of the node at `ply` to `picker`, ordered by the variant's policy. Some may be
     /// illegal: the node tests each one it comes to with [`Game::is_legal_generated`] and `legality`.
     #[inline(always)]
@@ -631,8 +651,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     ) {
         let moves = picker.moves_mut();
         self.game.generate_lazy(legality, kind, moves);
-        if ply == 0 && !self.excluded.is_empty() {
-            moves.retain(|m| !self.excluded.contains(m));
+        if ply == 0 {
+            moves.retain(|&mut m| self.root_allows(m));
         }
         V::Order::order(&self.order, &self.game, picker, ply, hash_move);
     }
@@ -647,7 +667,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     nm.phase = Phase::Generate;
                     if V::Order::HASH_FIRST && nm.hash_move != 0 {
                         let m = self.game.decode_legal(nm.hash_move);
-                        if let Some(m) = m.filter(|m| ply > 0 || !self.excluded.contains(m)) {
+                        if let Some(m) = m.filter(|&m| ply > 0 || self.root_allows(m)) {
                             return Some(nm.tried(m));
                         }
                     }
@@ -684,7 +704,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     let m = self
                         .game
                         .decode_with(legality, code)
-                        .filter(|&m| self.game.is_quiet(m) && !nm.skips(m) && (ply > 0 || !self.excluded.contains(&m)));
+                        .filter(|&m| self.game.is_quiet(m) && !nm.skips(m) && (ply > 0 || self.root_allows(m)));
                     if let Some(m) = m {
                         return Some(nm.tried(m));
                     }
@@ -902,7 +922,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         }
         let result = if V::Form::PRUNE && !V::Form::FAIL_SOFT { best.clamp(alpha0, beta) } else { best };
         if let Some(tt) = self.tt_enabled() {
-            if self.excluded.is_empty() || ply > 0 {
+            // A root that may not play every move (MultiPV's later lines, searchmoves) has no score of its own.
+            if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
                 let bound = if result >= beta {
                     Bound::Lower
                 } else if result > alpha0 {

@@ -43,7 +43,7 @@ where
                 let setup = RunSetup { tt: Some(tt.clone()), options: Some(options) };
                 // Helpers search until the main thread is done.
                 let helper_limits =
-                    Limits { depth: None, nodes: None, movetime: None, soft_time: None, ..limits.clone() };
+                    Limits { depth: None, nodes: None, movetime: None, soft_time: None, mate: None, ..limits.clone() };
                 spawn(format!("search-{i}"))
                     .spawn_scoped(scope, move || spec.run_with(g, e, &helper_limits, &setup, |_| {}))
                     .ok()

@@ -41,3 +41,42 @@ fn without_a_limit_the_same_search_deepens_to_the_end() {
     assert_eq!(r.depth, 100);
     assert!(r.stats.total_nodes() > 2 * 50, "{} nodes", r.stats.total_nodes());
 }
+
+#[test]
+fn root_moves_restrict_the_root_and_nothing_below() {
+    use xiangqi_search::Game;
+    let start = Position::startpos();
+    let legal = xiangqi_movegen::legal_moves(&start);
+    // Two chariot moves only: the answer is one of them, and the search below the root is not restricted (a
+    // full-length PV of replies).
+    let allowed: Vec<_> =
+        legal.iter().copied().filter(|m| ["a0a1", "i0i1"].contains(&m.to_string().as_str())).collect();
+    assert_eq!(allowed.len(), 2);
+    let codes: Vec<u16> = allowed.iter().map(|&m| <Position as Game>::encode_move(m)).collect();
+    let mut s = engine(&start.fen());
+    let r = s.search(&Limits { depth: Some(3), root_moves: Some(codes), ..Limits::default() });
+    assert!(allowed.contains(&r.best_move.unwrap()), "{:?}", r.best_move);
+    assert_eq!(r.pv.len(), 3, "{:?}", r.pv);
+    // Fewer root moves, fewer nodes than the unrestricted search of the same depth.
+    let mut free = engine(&start.fen());
+    let f = free.search(&Limits::depth(3));
+    assert!(
+        r.stats.total_nodes() < f.stats.total_nodes() / 4,
+        "{} vs {}",
+        r.stats.total_nodes(),
+        f.stats.total_nodes()
+    );
+    // No legal move among them: the result of a position without moves.
+    let mut none = engine(&start.fen());
+    let n = none.search(&Limits { depth: Some(3), root_moves: Some(vec![0]), ..Limits::default() });
+    assert_eq!(n.best_move, None);
+}
+
+#[test]
+fn a_mate_limit_stops_deepening_at_the_mate() {
+    // Red mates in three (chariot and advisors against the bare king); unlimited otherwise.
+    let mut s = engine("3k5/9/9/9/9/9/9/9/4A4/3AKR3 w");
+    let r = s.search(&Limits { mate: Some(3), ..Limits::default() });
+    assert!(r.score >= xiangqi_search::MATE_BOUND, "{}", r.score);
+    assert!(r.depth <= 6, "deepened to {}", r.depth);
+}

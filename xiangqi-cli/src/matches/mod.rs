@@ -73,8 +73,8 @@ impl Args for MatchArgs {
 /// The flags of `xiangqi match`.
 #[derive(Args, Debug)]
 struct MatchFlags {
-    /// An engine, as key=value words: cmd=<command line> (quoted if it has arguments), name=<name>,
-    /// proto=uci|ucci, option.<name>=<value>, arg=<argument>, dir=<working directory>. Give two or more.
+    /// An engine, as key=value words: cmd=COMMAND (quoted if it has arguments), name=NAME, proto=uci|ucci,
+    /// option.NAME=VALUE, arg=ARGUMENT, dir=WORKING_DIRECTORY. Give two or more.
     #[arg(long = "engine", id = "engine", value_name = "KEY=VALUE", num_args = 1.., required = true)]
     engine: Vec<String>,
     /// Keys given to every engine, before its own (which override them).
@@ -107,14 +107,14 @@ struct MatchFlags {
     /// Games played at the same time, each with its own engine processes.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Stop when an SPRT decides: elo0=<elo> elo1=<elo> [alpha=0.05] [beta=0.05] (logistic Elo; two engines).
+    /// Stop when an SPRT decides: elo0=ELO elo1=ELO [alpha=0.05] [beta=0.05] (logistic Elo; two engines).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Option<Vec<String>>,
-    /// Resign adjudication: movecount=<n> score=<cp>: a side whose score is -cp or worse for n moves in a row loses.
+    /// Resign adjudication: movecount=N score=CP: a side whose score is -CP or worse for N moves in a row loses.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     resign: Option<Vec<String>>,
-    /// Draw adjudication: movenumber=<n> movecount=<n> score=<cp>: after full move n, both scores within cp of 0
-    /// for movecount moves each.
+    /// Draw adjudication: movenumber=M movecount=N score=CP: after full move M, both scores within CP of 0 for N
+    /// moves each.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     draw: Option<Vec<String>>,
     /// Write every game here, in PGN form, as games finish.
