@@ -7,9 +7,9 @@
 //!
 //! `go` takes what Pikafish's does: `wtime`, `btime`, `winc`, `binc`, `movestogo`, `movetime`, `depth`, `nodes`,
 //! `infinite`, `ponder`, `mate <n>` (stop once a mate in at most n moves is found), `searchmoves <m1> <m2> ...`
-//! (search only these root moves; each must be legal) and `perft <n>` (the leaf count under each move and the total,
-//! printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command thread). As in Stockfish, `d`
-//! draws the position with its FEN and key, and `eval` prints the evaluation's breakdown by term.
+//! (search only these root moves; each must be legal) and `perft <n>` (n up to 5; the leaf count under each move
+//! and the total, printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command thread). As in
+//! Stockfish, `d` draws the position with its FEN and key, and `eval` prints the evaluation's breakdown by term.
 //!
 //! # UCCI
 //!
@@ -136,6 +136,10 @@ pub struct Go {
     pub perft: Option<u32>,
 }
 
+/// The deepest `go perft` the UCI loop runs: under a second at the start position on one thread (6 takes half a
+/// minute).
+pub const MAX_UCI_PERFT: u64 = 5;
+
 /// The words `go` takes as parameter names: `searchmoves` takes the moves up to the next one.
 const GO_WORDS: [&str; 13] = [
     "wtime",
@@ -181,7 +185,16 @@ impl Go {
                 "infinite" => go.infinite = true,
                 "ponder" => go.ponder = true,
                 "mate" => go.mate = Some(number(w)?.clamp(1, 60) as u32),
-                "perft" => go.perft = Some(number(w)?.clamp(1, 20) as u32),
+                "perft" => {
+                    // It runs on the command thread: a count that takes minutes would leave the engine deaf.
+                    let depth = number(w)?.max(1);
+                    if depth > MAX_UCI_PERFT {
+                        return Err(format!(
+                            "go perft {depth}: at most {MAX_UCI_PERFT} here (xiangqi perft --depth {depth} counts deeper)"
+                        ));
+                    }
+                    go.perft = Some(depth as u32);
+                }
                 "searchmoves" => {
                     while let Some(m) = words.get(i + 1).filter(|m| !GO_WORDS.contains(m)) {
                         go.searchmoves.push((*m).to_owned());
@@ -833,6 +846,7 @@ mod tests {
             }
         );
         assert_eq!(Go::parse(&["perft", "3"]).unwrap().perft, Some(3));
+        assert!(Go::parse(&["perft", "6"]).unwrap_err().contains("at most 5"));
         assert!(Go::parse(&["searchmoves"]).is_err());
         assert!(Go::parse(&["searchmoves", "depth", "3"]).is_err());
         assert!(Go::parse(&["mate"]).is_err());
