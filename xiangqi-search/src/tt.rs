@@ -43,10 +43,16 @@ struct Entry {
 
 const CLUSTER: usize = 4;
 
+/// Four entries on one cache line: the alignment makes a probe touch one line, not two.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Cluster([Entry; CLUSTER]);
+
+const _: () = assert!(std::mem::size_of::<Cluster>() == 64 && std::mem::align_of::<Cluster>() == 64);
+
 /// The shared table. `&TranspositionTable` is `Sync`: threads probe and store without locks.
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
-    clusters: usize,
+    clusters: Vec<Cluster>,
     generation: AtomicU8,
 }
 
@@ -112,20 +118,20 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one cluster).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.clamp(1, 1 << 16) << 20;
-        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
-        let mut entries = Vec::with_capacity(clusters * CLUSTER);
-        entries.resize_with(clusters * CLUSTER, Entry::default);
-        TranspositionTable { entries, clusters, generation: AtomicU8::new(0) }
+        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::with_capacity(n);
+        clusters.resize_with(n, Cluster::default);
+        TranspositionTable { clusters, generation: AtomicU8::new(0) }
     }
 
     /// The size in megabytes.
     pub fn size_mb(&self) -> usize {
-        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
+        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
     }
 
     /// Empties the table (`ucinewgame`, `Clear Hash`). Not to be called during a search.
     pub fn clear(&self) {
-        for e in &self.entries {
+        for e in self.entries() {
             e.data.store(0, Ordering::Relaxed);
             e.key_xor_data.store(0, Ordering::Relaxed);
         }
@@ -138,10 +144,10 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn cluster(&self, key: u64) -> &[Entry] {
+    fn cluster(&self, key: u64) -> &[Entry; CLUSTER] {
         // Multiply-shift maps the key onto the clusters without a division.
-        let i = ((key as u128 * self.clusters as u128) >> 64) as usize;
-        &self.entries[i * CLUSTER..i * CLUSTER + CLUSTER]
+        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[i].0
     }
 
     /// The entry stored for `key`, its score adjusted to `ply`.
@@ -197,13 +203,18 @@ impl TranspositionTable {
         e.key_xor_data.store(key ^ data, Ordering::Relaxed);
     }
 
+    fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.clusters.iter().flat_map(|c| &c.0)
+    }
+
     /// How full the table is, in permille, from the first thousand entries written by the current search (UCI
     /// `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
-            .iter()
+        let n = (self.clusters.len() * CLUSTER).min(1000);
+        let used = self
+            .entries()
+            .take(n)
             .filter(|e| {
                 let d = e.data.load(Ordering::Relaxed);
                 d != 0 && unpack(d).1 == generation
