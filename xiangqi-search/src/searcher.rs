@@ -876,6 +876,12 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 continue;
             }
             self.make(m);
+            if depth > 1 {
+                // The child probes the table first thing: start loading its entry now.
+                if let Some(tt) = self.tt_enabled() {
+                    tt.prefetch(self.game.hash());
+                }
+            }
             let gives_check = extras && self.game.in_check();
             if extras {
                 self.in_check_at[ply + 1] = gives_check;
