@@ -615,6 +615,14 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.game.make_null();
     }
 
+    /// Starts loading the table entry of the position just reached, which the child node probes first thing.
+    #[inline(always)]
+    pub(crate) fn prefetch_child(&self) {
+        if let Some(tt) = self.tt_enabled() {
+            tt.prefetch(self.game.hash());
+        }
+    }
+
     /// Takes the null move back.
     #[inline(always)]
     pub(crate) fn unmake_null(&mut self) {
@@ -877,10 +885,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             }
             self.make(m);
             if depth > 1 {
-                // The child probes the table first thing: start loading its entry now.
-                if let Some(tt) = self.tt_enabled() {
-                    tt.prefetch(self.game.hash());
-                }
+                self.prefetch_child();
             }
             let gives_check = extras && self.game.in_check();
             if extras {
