@@ -320,6 +320,28 @@ impl Position {
         self.key
     }
 
+    /// The key [`Position::key`] will have after `m` (pseudo-legal for the side to move), without making it: a
+    /// search uses it to start loading the table entry of the child before the move is made.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// let mut pos = Position::startpos();
+    /// let m = pos.parse_move("h2e2").unwrap();
+    /// let after = pos.key_after(m);
+    /// pos.make_move(m);
+    /// assert_eq!(pos.key(), after);
+    /// ```
+    #[inline(always)]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else { return self.key };
+        let mut key = self.key ^ zobrist::SIDE ^ zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+        if let Some(c) = self.board[to.index()] {
+            key ^= zobrist::piece_square(c, to);
+        }
+        key
+    }
+
     /// Plies since the last capture (or since the position was set up).
     #[inline(always)]
     pub fn halfmoves(&self) -> u32 {
@@ -387,12 +409,11 @@ impl Position {
         let (from, to) = (m.from(), m.to());
         let piece = self.board[from.index()].expect("make_move: no piece on the origin");
         let captured = self.board[to.index()];
+        let key = self.key_after(m);
         self.history.push(State { mv: Some(m), captured, key: self.key, halfmoves: self.halfmoves });
-        let mut key = self.key ^ zobrist::SIDE ^ zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
         let us = piece.color.index();
         let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
         if let Some(c) = captured {
-            key ^= zobrist::piece_square(c, to);
             self.by_color[c.color.index()].toggle(to);
             self.by_kind[c.kind.index()].toggle(to);
             self.occ.toggle(from);

@@ -1,5 +1,6 @@
 //! Properties of the rules core over random games and random text: make/unmake restores everything, the
-//! incremental key equals the recomputed one, FEN round-trips, and no text makes a parser panic.
+//! incremental key equals the recomputed one (and the one `key_after` predicts), FEN round-trips, and no text makes
+//! a parser panic.
 
 use proptest::prelude::*;
 use xiangqi_core::attacks::between;
@@ -28,8 +29,10 @@ fn random_game(fen: &str, choices: &[u16]) {
         assert!(pos.is_legal(m));
         for &any in &moves {
             let gives = pos.gives_check(any);
+            let key_after = pos.key_after(any);
             pos.make_move(any);
             assert_eq!(gives, pos.in_check(), "gives_check({any})");
+            assert_eq!(key_after, pos.key(), "key_after({any})");
             pos.unmake_move();
         }
         pos.make_move(m);

@@ -142,6 +142,13 @@ pub trait Game {
     /// A hash of the position.
     fn hash(&self) -> u64;
 
+    /// The hash the position will have after `m`, if the game can tell without making it (the search then starts
+    /// loading the child's table entry before making the move). `None` by default.
+    #[inline(always)]
+    fn hash_after(&self, _m: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// Whether the side to move is the first player: the MAX side of the two-sided forms.
     fn first_player_to_move(&self) -> bool;
 

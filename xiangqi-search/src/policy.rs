@@ -248,9 +248,6 @@ fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
     s.stats.null_tries += 1;
     s.observer.edge(ply, None);
     s.make_null();
-    if child_depth > 0 {
-        s.prefetch_child();
-    }
     // After a pass the side to move is the one that was not to move: never in check in a legal position.
     s.in_check_at[ply + 1] = false;
     s.observer.enter(ply + 1, -beta, -beta + 1, child_depth, NodeKind::Null);

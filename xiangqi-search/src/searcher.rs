@@ -615,11 +615,12 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         self.game.make_null();
     }
 
-    /// Starts loading the table entry of the position just reached, which the child node probes first thing.
+    /// Starts loading the table entry of the position `m` leads to, which the child node probes first thing:
+    /// called before the move is made, so that the load overlaps making it.
     #[inline(always)]
-    pub(crate) fn prefetch_child(&self) {
-        if let Some(tt) = self.tt_enabled() {
-            tt.prefetch(self.game.hash());
+    fn prefetch_child(&self, m: G::Move) {
+        if let (Some(tt), Some(key)) = (self.tt_enabled(), self.game.hash_after(m)) {
+            tt.prefetch(key);
         }
     }
 
@@ -883,10 +884,10 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 i += 1;
                 continue;
             }
-            self.make(m);
             if depth > 1 {
-                self.prefetch_child();
+                self.prefetch_child(m);
             }
+            self.make(m);
             let gives_check = extras && self.game.in_check();
             if extras {
                 self.in_check_at[ply + 1] = gives_check;

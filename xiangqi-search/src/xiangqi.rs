@@ -139,6 +139,11 @@ impl Game for Position {
     }
 
     #[inline(always)]
+    fn hash_after(&self, m: Move) -> Option<u64> {
+        Some(self.key_after(m))
+    }
+
+    #[inline(always)]
     fn first_player_to_move(&self) -> bool {
         self.turn() == xiangqi_core::Color::Red
     }
