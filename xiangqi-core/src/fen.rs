@@ -30,6 +30,13 @@ pub struct Setup {
     pub fullmoves: u32,
 }
 
+impl Setup {
+    /// The largest halfmove clock a setup may carry (far beyond any game: the 60-move rule ends one at 120).
+    pub const MAX_HALFMOVES: u32 = 10_000;
+    /// The largest move number a setup may carry.
+    pub const MAX_FULLMOVES: u32 = 100_000;
+}
+
 /// Which part of a FEN is wrong, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
@@ -135,8 +142,8 @@ impl Setup {
                 }),
             }
         };
-        let halfmoves = counter("halfmove clock", 0, 10_000)?;
-        let fullmoves = counter("fullmove number", 1, 100_000)?.max(1);
+        let halfmoves = counter("halfmove clock", 0, Setup::MAX_HALFMOVES)?;
+        let fullmoves = counter("fullmove number", 1, Setup::MAX_FULLMOVES)?.max(1);
         if let Some(rest) = fields.next() {
             return Err(FenError::TrailingFields(clip(rest)));
         }

@@ -2,7 +2,9 @@
 //!
 //! Squares, pieces, bitboards, attack tables, and [`Position`] with make/unmake, an incremental zobrist key, check
 //! detection and legality; FEN reading in two stages (syntax in [`Setup`], possibility in
-//! [`Position::from_setup`]); moves in UCI coordinates (ranks 0-9) and ICCS.
+//! [`Position::from_setup`]); moves in UCI coordinates (ranks 0-9) and ICCS, read and written, and in WXF
+//! ([`Position::wxf`]), written; and the game-end rules (mate, stalemate, repetition, perpetual check and chase,
+//! the 60-move rule) in [`Game`].
 //!
 //! Conventions follow Pikafish: files a-i from Red's left, ranks 0-9 from Red's side, square index
 //! `rank * 9 + file`, uppercase Red in FEN.

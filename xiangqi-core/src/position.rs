@@ -47,6 +47,16 @@ pub enum PositionError {
     /// The side that is not to move is in check: its king could be captured.
     #[error("{0} is not to move but is in check")]
     OpponentInCheck(Color),
+    /// A counter beyond what a setup may carry ([`Setup::MAX_HALFMOVES`], [`Setup::MAX_FULLMOVES`]).
+    #[error("the {field} is {value}, at most {max} is possible")]
+    Counter {
+        /// Which counter.
+        field: &'static str,
+        /// Its value.
+        value: u32,
+        /// The largest value accepted.
+        max: u32,
+    },
 }
 
 /// Any error from reading a FEN into a [`Position`]: a syntax error or an impossible position.
@@ -68,7 +78,9 @@ pub enum Validation {
     Strict,
     /// Accept pieces on points they cannot reach and more pieces than a side starts with, for studies and
     /// puzzles. One king per side, kings not facing and the opponent not in check are still required: without
-    /// them the rules themselves have no meaning (a king could be captured).
+    /// them the rules themselves have no meaning (a king could be captured). So is the river for the pieces it
+    /// confines: a king, an advisor or an elephant across it could take or be taken by the other side's king,
+    /// advisors and elephants, which no rule foresees.
     Lenient,
 }
 
@@ -204,8 +216,16 @@ impl Position {
                 }
                 kings[p.color.index()] = Some(sq);
             }
-            if validation == Validation::Strict && !can_stand(p, sq) {
+            if !can_stand(p, sq) && (validation == Validation::Strict || trespasses(p, sq)) {
                 return Err(PositionError::UnreachableSquare { piece: p, square: sq });
+            }
+        }
+        for (field, value, max) in [
+            ("halfmove clock", setup.halfmoves, Setup::MAX_HALFMOVES),
+            ("fullmove number", setup.fullmoves, Setup::MAX_FULLMOVES),
+        ] {
+            if value > max {
+                return Err(PositionError::Counter { field, value, max });
             }
         }
         let red_king = kings[0].ok_or(PositionError::MissingKing(Color::Red))?;
@@ -342,7 +362,8 @@ impl Position {
         key
     }
 
-    /// Plies since the last capture (or since the position was set up).
+    /// The halfmove clock: the setup's clock plus the plies made since, reset by each capture (null moves count
+    /// as plies).
     #[inline(always)]
     pub fn halfmoves(&self) -> u32 {
         self.halfmoves
@@ -560,8 +581,8 @@ impl Position {
     }
 
     /// Pieces of `them` (restricted to `mask`) that attack the king of the other side, with occupancy `occ`.
-    /// Advisors and elephants never leave their half, so only chariots, cannons, horses, soldiers and the facing
-    /// king are looked at.
+    /// Kings, advisors and elephants never cross the river (not even in a lenient setup: see
+    /// [`Validation::Lenient`]), so only chariots, cannons, horses, soldiers and the facing king are looked at.
     #[inline(always)]
     fn attackers_to_king(&self, them: Color, mask: Bitboard, occ: &Occupancy) -> Bitboard {
         let ksq = self.kings[(!them).index()];
@@ -830,6 +851,13 @@ pub fn can_stand(p: Piece, sq: Square) -> bool {
     }
 }
 
+/// Whether `p` on `sq` is a king, an advisor or an elephant across the river, which the rules never let these
+/// pieces cross. Even a lenient setup rejects it: the check tests never look at kings, advisors and elephants as
+/// attackers (the flying general aside), which is right only while each side's stay on their own half.
+fn trespasses(p: Piece, sq: Square) -> bool {
+    matches!(p.kind, PieceKind::King | PieceKind::Advisor | PieceKind::Elephant) && sq.rank().half() != p.color
+}
+
 impl Default for Position {
     fn default() -> Position {
         Position::startpos()
@@ -837,7 +865,8 @@ impl Default for Position {
 }
 
 impl PartialEq for Position {
-    /// Two positions are equal when pieces, side to move and counters agree (history is not compared).
+    /// Two positions are equal when pieces, side to move and the halfmove clock agree (the move number and the
+    /// history are not compared).
     fn eq(&self, other: &Position) -> bool {
         self.board == other.board && self.turn == other.turn && self.halfmoves == other.halfmoves
     }

@@ -4,7 +4,9 @@
 
 use proptest::prelude::*;
 use xiangqi_core::attacks::between;
-use xiangqi_core::{piece_reach, Bitboard, Color, Move, PieceKind, Position, Setup, Square, Validation, START_FEN};
+use xiangqi_core::{
+    piece_reach, Bitboard, Color, Move, Piece, PieceKind, Position, Setup, Square, Validation, START_FEN,
+};
 
 const FENS: &[&str] = &[
     START_FEN,
@@ -18,7 +20,11 @@ const FENS: &[&str] = &[
 
 /// Plays a random game from `fen`, choosing moves with `choices`, checking at every ply.
 fn random_game(fen: &str, choices: &[u16]) {
-    let mut pos = Position::from_fen(fen).unwrap();
+    random_game_from(Position::from_fen(fen).unwrap(), Validation::Strict, choices);
+}
+
+/// [`random_game`] from `pos`, whose FENs read back with `validation`.
+fn random_game_from(mut pos: Position, validation: Validation, choices: &[u16]) {
     let mut snapshots = vec![(pos.fen(), pos.key())];
     for &c in choices {
         let moves = pos.legal_moves();
@@ -40,7 +46,8 @@ fn random_game(fen: &str, choices: &[u16]) {
         check_attackers(&pos);
         // FEN round-trip: read(write(x)) describes the same position and writes the same text.
         let fen = pos.fen();
-        let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let setup = Setup::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let again = Position::from_setup(&setup, validation).unwrap_or_else(|e| panic!("{fen}: {e}"));
         assert_eq!(again.fen(), fen);
         assert_eq!(again.key(), pos.key());
         snapshots.push((fen, pos.key()));
@@ -89,6 +96,34 @@ proptest! {
         choices in prop::collection::vec(any::<u16>(), 0..120),
     ) {
         random_game(FENS[start], &choices);
+    }
+
+    /// Lenient setups (pieces anywhere, any counts) that are accepted play by the same rules: every attacker of
+    /// the king is seen, so no legal move ever takes a king.
+    #[test]
+    fn lenient_setups_play_by_the_rules(
+        kings in (0..45usize, 45..90usize),
+        pieces in prop::collection::vec((0..90usize, 0..Piece::NUM), 0..24),
+        black in any::<bool>(),
+        choices in prop::collection::vec(any::<u16>(), 0..40),
+    ) {
+        let mut setup = Setup::from_fen(START_FEN).unwrap();
+        setup.board = [None; 90];
+        setup.turn = if black { Color::Black } else { Color::Red };
+        for (sq, i) in pieces {
+            let kind = PieceKind::ALL[i % 7];
+            if kind != PieceKind::King {
+                setup.board[sq] = Some(Piece::new(if i < 7 { Color::Red } else { Color::Black }, kind));
+            }
+        }
+        setup.board[kings.0] = Some(Piece::new(Color::Red, PieceKind::King));
+        setup.board[kings.1] = Some(Piece::new(Color::Black, PieceKind::King));
+        if let Ok(pos) = Position::from_setup(&setup, Validation::Lenient) {
+            for m in pos.legal_moves() {
+                prop_assert!(pos.piece_at(m.to()).map_or(true, |p| p.kind != PieceKind::King), "{} takes a king", m);
+            }
+            random_game_from(pos, Validation::Lenient, &choices);
+        }
     }
 
     #[test]
@@ -204,6 +239,38 @@ fn impossible_positions_are_rejected_with_a_reason() {
     assert!(Position::from_setup(&odd, Validation::Lenient).is_ok());
     let facing = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap();
     assert!(Position::from_setup(&facing, Validation::Lenient).is_err());
+    // Nor a king, advisor or elephant across the river: from there it could take the other king, or (a king) be
+    // taken by advisors and elephants, which no check test looks for.
+    for (fen, piece) in [
+        ("4k4/3A5/9/9/9/9/9/R8/9/3K5 w", "d8"),
+        ("2B6/9/4k4/9/9/9/9/9/9/3K5 w", "c9"),
+        ("3Kk4/9/9/9/9/9/9/9/9/9 w", "d9"),
+        ("4k4/9/9/9/9/9/9/9/4a4/3K5 b", "e1"),
+        ("4k4/9/3b5/9/1K7/9/9/9/9/9 b", "b5"),
+    ] {
+        let setup = Setup::from_fen(fen).unwrap();
+        let msg = Position::from_setup(&setup, Validation::Lenient).unwrap_err().to_string();
+        assert!(msg.contains(piece) && msg.contains("never reach"), "{fen:?} gave {msg:?}");
+    }
+    // Off its points but on its own side, an advisor or elephant is still a lenient placement.
+    let own_side = Setup::from_fen("3k5/9/9/9/9/2A6/9/9/4B4/4K4 w").unwrap();
+    assert!(Position::from_setup(&own_side, Validation::Lenient).is_ok());
+}
+
+#[test]
+fn setup_counters_are_bounded() {
+    let mut setup = Setup::from_fen(START_FEN).unwrap();
+    setup.halfmoves = u32::MAX;
+    let msg = Position::from_setup(&setup, Validation::Lenient).unwrap_err().to_string();
+    assert!(msg.contains("halfmove clock"), "{msg}");
+    setup.halfmoves = Setup::MAX_HALFMOVES;
+    setup.fullmoves = Setup::MAX_FULLMOVES + 1;
+    let msg = Position::from_setup(&setup, Validation::Strict).unwrap_err().to_string();
+    assert!(msg.contains("fullmove number"), "{msg}");
+    setup.fullmoves = Setup::MAX_FULLMOVES;
+    let mut pos = Position::from_setup(&setup, Validation::Strict).unwrap();
+    pos.play("h2e2").unwrap();
+    assert_eq!(pos.halfmoves(), Setup::MAX_HALFMOVES + 1);
 }
 
 #[test]

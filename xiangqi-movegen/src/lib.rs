@@ -307,7 +307,8 @@ pub fn perft_with(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
     }
 }
 
-/// The perft count below each legal move, sorted by the move's UCI text (what `divide` prints).
+/// The perft count below each legal move, sorted by the move's UCI text (what `divide` prints). Depth 0 is read
+/// as depth 1 (each legal move counts one), as Stockfish's `go perft 0` does.
 ///
 /// ```
 /// use xiangqi_core::Position;
