@@ -6,7 +6,9 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 /// A set of squares: bit `i` stands for the square with index `i` (a0 = bit 0, i9 = bit 89).
 ///
-/// `u128` holds all 90 points in one register pair, as in Pikafish; the top 38 bits are always zero.
+/// `u128` holds all 90 points in one register pair, as in Pikafish; the top 38 bits are always zero, which is why
+/// the bits are read with [`Bitboard::bits`] and set with [`Bitboard::new`] (which drops bits 90 and up) rather
+/// than through a public field.
 ///
 /// ```
 /// use xiangqi_core::{Bitboard, Square};
@@ -17,7 +19,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(transparent)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard(pub(crate) u128);
 
 impl Bitboard {
     /// No squares.
@@ -40,6 +42,25 @@ impl Bitboard {
     pub const RED_HALF: Bitboard = Bitboard((1u128 << 45) - 1);
     /// Black's half of the board, ranks 5..=9.
     pub const BLACK_HALF: Bitboard = Bitboard(((1u128 << 90) - 1) ^ ((1u128 << 45) - 1));
+
+    /// The set of the squares whose bits are set in `bits` (bit `i` for the square with index `i`); bits 90 and
+    /// up stand for no square and are dropped.
+    ///
+    /// ```
+    /// use xiangqi_core::Bitboard;
+    /// assert_eq!(Bitboard::new(0b101).count(), 2);
+    /// assert_eq!(Bitboard::new(u128::MAX), Bitboard::FULL);
+    /// ```
+    #[inline(always)]
+    pub const fn new(bits: u128) -> Bitboard {
+        Bitboard(bits & Self::FULL.0)
+    }
+
+    /// The set as bits: bit `i` for the square with index `i`, bits 90 and up zero.
+    #[inline(always)]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
 
     /// The set holding only `sq`.
     #[inline(always)]

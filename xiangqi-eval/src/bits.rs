@@ -16,7 +16,7 @@ use xiangqi_core::attacks::{file_reach, rank_reach};
 use xiangqi_core::{Bitboard, Color};
 
 /// File a.
-const FILE_A: u128 = Bitboard::FILE_A.0;
+const FILE_A: u128 = Bitboard::FILE_A.bits();
 /// The 45 low bits: one half of the board brought down to bit 0 by [`half_window`].
 pub(crate) const LOW45: u64 = (1 << 45) - 1;
 
@@ -32,7 +32,7 @@ pub(crate) const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboa
         }
         r += 1;
     }
-    Bitboard(b)
+    Bitboard::new(b)
 }
 
 /// The points of `b` in the enemy half of `color` (Black's half for Red), as 45 bits: bit `i` is point
@@ -40,19 +40,19 @@ pub(crate) const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboa
 #[inline(always)]
 pub(crate) const fn half_window(color: Color, b: Bitboard) -> u64 {
     match color {
-        Color::Red => (b.0 >> 45) as u64,
-        Color::Black => b.0 as u64 & LOW45,
+        Color::Red => (b.bits() >> 45) as u64,
+        Color::Black => b.bits() as u64 & LOW45,
     }
 }
 
 /// Red's palace, and Black's seen through the upper half window (from point 45).
-const RED_PALACE: u64 = rect((3, 5), (0, 2)).0 as u64;
-const BLACK_PALACE_W: u64 = (rect((3, 5), (7, 9)).0 >> 45) as u64;
+const RED_PALACE: u64 = rect((3, 5), (0, 2)).bits() as u64;
+const BLACK_PALACE_W: u64 = (rect((3, 5), (7, 9)).bits() >> 45) as u64;
 
 /// The two halves of the board in 64 bits each: points 0-44 and points 45-89 (bit `i` is point `45 + i`).
 #[inline(always)]
 const fn halves(b: Bitboard) -> (u64, u64) {
-    (b.0 as u64 & LOW45, (b.0 >> 45) as u64)
+    (b.bits() as u64 & LOW45, (b.bits() >> 45) as u64)
 }
 
 /// Diagonal steps from the points of `a` that stay in `palace` (a half window's palace).
@@ -265,7 +265,7 @@ static HORSE_COUNTS: [u8; 1 << HORSE_INDEX_BITS] = {
 /// A bitboard seen through both horse windows: `[points 0-63, points 26-89]`.
 #[inline(always)]
 pub(crate) fn horse_windows(b: Bitboard) -> [u64; 2] {
-    [b.0 as u64, (b.0 >> HORSE_WINDOW_HIGH) as u64]
+    [b.bits() as u64, (b.bits() >> HORSE_WINDOW_HIGH) as u64]
 }
 
 /// How many of the destinations of a horse on point `sq` (`0..90`) are in `good`, its legs blocked by `occ` (both
@@ -456,7 +456,7 @@ pub(crate) static LINES_OF: [Bitboard; 90] = {
     let mut t = [Bitboard::EMPTY; 90];
     let mut i = 0;
     while i < 90 {
-        t[i] = Bitboard(FILE_A << (i % 9) | 0x1FF << (i / 9 * 9));
+        t[i] = Bitboard::new(FILE_A << (i % 9) | 0x1FF << (i / 9 * 9));
         i += 1;
     }
     t
@@ -470,8 +470,8 @@ pub(crate) static CANNON_LINES: [[Bitboard; 90]; 2] = {
     while i < 90 {
         let file = FILE_A << (i % 9);
         let rank = 0x1FF << (i / 9 * 9);
-        t[0][i] = Bitboard(if i / 9 == 0 { file | rank } else { file });
-        t[1][i] = Bitboard(if i / 9 == 9 { file | rank } else { file });
+        t[0][i] = Bitboard::new(if i / 9 == 0 { file | rank } else { file });
+        t[1][i] = Bitboard::new(if i / 9 == 9 { file | rank } else { file });
         i += 1;
     }
     t
@@ -493,7 +493,7 @@ pub(crate) const fn sparse_count(mut x: u64) -> u32 {
 /// iterating a `u128`. `f` has one call site, so that it is inlined.
 #[inline(always)]
 pub(crate) fn for_each_point(b: Bitboard, mut f: impl FnMut(usize)) {
-    for (half, base) in [(b.0 as u64, 0), ((b.0 >> 64) as u64, 64)] {
+    for (half, base) in [(b.bits() as u64, 0), ((b.bits() >> 64) as u64, 64)] {
         let mut word = half;
         while word != 0 {
             f(base + word.trailing_zeros() as usize);
@@ -506,12 +506,12 @@ pub(crate) fn for_each_point(b: Bitboard, mut f: impl FnMut(usize)) {
 /// over all pieces in `Evaluator::psq`).
 #[inline(always)]
 pub(crate) fn for_each_point_unrolled(b: Bitboard, mut f: impl FnMut(usize)) {
-    let mut low = b.0 as u64;
+    let mut low = b.bits() as u64;
     while low != 0 {
         f(low.trailing_zeros() as usize);
         low &= low - 1;
     }
-    let mut high = (b.0 >> 64) as u64;
+    let mut high = (b.bits() >> 64) as u64;
     while high != 0 {
         f(64 + high.trailing_zeros() as usize);
         high &= high - 1;
@@ -548,11 +548,11 @@ mod tests {
         };
         let mut v = vec![Bitboard::EMPTY, Bitboard::FULL];
         for _ in 0..300 {
-            let mut b = (next() as u128 | (next() as u128) << 64) & Bitboard::FULL.0;
+            let mut b = (next() as u128 | (next() as u128) << 64) & Bitboard::FULL.bits();
             for _ in 0..(next() % 3) {
                 b &= next() as u128 | (next() as u128) << 64;
             }
-            v.push(Bitboard(b));
+            v.push(Bitboard::new(b));
         }
         v
     }
@@ -570,7 +570,7 @@ mod tests {
             for color in Color::ALL {
                 let king_sq = Square::from_index(i % 90).unwrap();
                 let king = xiangqi_core::attacks::king_attacks(king_sq);
-                let (soldiers, advisors, elephants) = (b, other, Bitboard(b.0 ^ other.0));
+                let (soldiers, advisors, elephants) = (b, other, Bitboard::new(b.bits() ^ other.bits()));
                 let expected = king
                     | union(soldiers, |sq| soldier_attacks(color, sq))
                     | union(advisors, advisor_attacks)
@@ -621,7 +621,7 @@ mod tests {
         use xiangqi_core::attacks::{rook_attacks, Occupancy};
         let all = occupancies();
         for (i, &occ) in all.iter().enumerate() {
-            let own = Bitboard(occ.0 & all[(i * 5 + 1) % all.len()].0);
+            let own = Bitboard::new(occ.bits() & all[(i * 5 + 1) % all.len()].bits());
             let o = Occupancy::from_bitboard(occ);
             let (occ_w, own_w) = (horse_windows(occ), horse_windows(own));
             let (occ_f, own_f) = (file_major(occ), file_major(own));
@@ -648,7 +648,7 @@ mod tests {
         use xiangqi_core::attacks::{between, king_attacks};
         for a in Square::all() {
             let (af, ar) = (a.file() as usize, a.rank() as usize);
-            let rank_of_king = (king_attacks(a).0 >> (ar * 9)) as u16 & 0x1FF;
+            let rank_of_king = (king_attacks(a).bits() >> (ar * 9)) as u16 & 0x1FF;
             assert_eq!(KING_SIDEWAYS[a.index()], rank_of_king);
             for b in Square::all() {
                 let (bf, br) = (b.file() as usize, b.rank() as usize);
@@ -664,9 +664,9 @@ mod tests {
         for b in occupancies() {
             let (h, w) = (half_windows(b), horse_windows(b));
             for sq in Square::all() {
-                let rank = (b.0 >> (sq.rank() as usize * 9)) as usize & 0x1FF;
+                let rank = (b.bits() >> (sq.rank() as usize * 9)) as usize & 0x1FF;
                 assert_eq!(rank_of(&w, sq.index()), rank);
-                let file = (0..10).fold(0, |f, r| f | ((b.0 >> (r * 9 + sq.file() as usize)) as usize & 1) << r);
+                let file = (0..10).fold(0, |f, r| f | ((b.bits() >> (r * 9 + sq.file() as usize)) as usize & 1) << r);
                 assert_eq!(file_of(&file_major(b), LINES[sq.index()]), file);
                 assert_eq!(file_bits(&h, sq.file() as u32), file);
                 assert_eq!(file_any(h[0] | h[1], sq.file() as u8), file != 0);
@@ -677,17 +677,17 @@ mod tests {
     #[test]
     fn half_windows_and_small_counts() {
         for b in occupancies() {
-            assert_eq!(half_window(Color::Red, b).count_ones(), (b.0 & Bitboard::BLACK_HALF.0).count_ones());
-            assert_eq!(half_window(Color::Black, b).count_ones(), (b.0 & Bitboard::RED_HALF.0).count_ones());
+            assert_eq!(half_window(Color::Red, b).count_ones(), (b.bits() & Bitboard::BLACK_HALF.bits()).count_ones());
+            assert_eq!(half_window(Color::Black, b).count_ones(), (b.bits() & Bitboard::RED_HALF.bits()).count_ones());
             assert_eq!(count_up_to_two(b), b.count().min(2) as i32);
-            assert_eq!(sparse_count(b.0 as u64), (b.0 as u64).count_ones());
+            assert_eq!(sparse_count(b.bits() as u64), (b.bits() as u64).count_ones());
             let mut points = Vec::new();
             for_each_point(b, |i| points.push(i));
             assert_eq!(points, b.map(Square::index).collect::<Vec<_>>());
             points.clear();
             for_each_point_unrolled(b, |i| points.push(i));
             assert_eq!(points, b.map(Square::index).collect::<Vec<_>>());
-            assert_eq!(exactly_two(b.0 as usize), (b.0 as usize).count_ones() == 2);
+            assert_eq!(exactly_two(b.bits() as usize), (b.bits() as usize).count_ones() == 2);
         }
         for sq in Square::all() {
             assert_eq!(LINES_OF[sq.index()], Bitboard::file(sq.file()) | Bitboard::rank(sq.rank()));
@@ -697,8 +697,11 @@ mod tests {
                 assert_eq!(CANNON_LINES[color.index()][sq.index()], expected);
             }
             let one = Bitboard::from_square(sq);
-            assert_eq!((count_up_to_two(one), exactly_two(one.0 as usize)), (1, (one.0 as usize).count_ones() == 2));
-            assert_eq!(sparse_count(one.0 as u64), (sq.index() < 64) as u32);
+            assert_eq!(
+                (count_up_to_two(one), exactly_two(one.bits() as usize)),
+                (1, (one.bits() as usize).count_ones() == 2)
+            );
+            assert_eq!(sparse_count(one.bits() as u64), (sq.index() < 64) as u32);
             for other in Square::all().filter(|&o| o != sq) {
                 let two = one.with(other);
                 assert_eq!(count_up_to_two(two), 2);

@@ -197,7 +197,7 @@ impl PackedWeights {
 }
 
 const fn or(a: Bitboard, b: Bitboard) -> Bitboard {
-    Bitboard(a.0 | b.0)
+    Bitboard::new(a.bits() | b.bits())
 }
 
 /// The enemy's half of the board, by own colour (what [`bits::half_window`] reads).

@@ -24,19 +24,19 @@ const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboard {
         }
         r += 1;
     }
-    Bitboard(b)
+    Bitboard::new(b)
 }
 
 const ENEMY_HALF: [Bitboard; 2] = [Bitboard::BLACK_HALF, Bitboard::RED_HALF];
 const SOLDIER_ATTACK_ZONE: [Bitboard; 2] = [rect((0, 8), (5, 8)), rect((0, 8), (1, 4))];
 const PALACE_ZONE: [Bitboard; 2] = [rect((2, 6), (6, 8)), rect((2, 6), (1, 3))];
-const HORSE_POOR: Bitboard = Bitboard(
-    rect((0, 8), (0, 0)).0
-        | rect((0, 8), (9, 9)).0
-        | rect((0, 0), (0, 9)).0
-        | rect((8, 8), (0, 9)).0
-        | rect((4, 4), (1, 1)).0
-        | rect((4, 4), (8, 8)).0,
+const HORSE_POOR: Bitboard = Bitboard::new(
+    rect((0, 8), (0, 0)).bits()
+        | rect((0, 8), (9, 9)).bits()
+        | rect((0, 0), (0, 9)).bits()
+        | rect((8, 8), (0, 9)).bits()
+        | rect((4, 4), (1, 1)).bits()
+        | rect((4, 4), (8, 8)).bits(),
 );
 const FILE_I: Bitboard = Bitboard::file(File::I);
 const PALACE_CENTRE: [Square; 2] = [Square::new(File::E, Rank::R1), Square::new(File::E, Rank::R8)];
@@ -104,7 +104,7 @@ fn reference(w: &Weights, pos: &Position) -> ([[Score; 2]; Term::NUM], i32, i32,
             let crossed = soldiers & ENEMY_HALF[u];
             let attacking = (soldiers & SOLDIER_ATTACK_ZONE[u]).count() as i32;
             let near = (soldiers & PALACE_ZONE[u]).count() as i32;
-            let pairs = (crossed & Bitboard(crossed.0 >> 1) & !FILE_I).count() as i32;
+            let pairs = (crossed & Bitboard::new(crossed.bits() >> 1) & !FILE_I).count() as i32;
             let s = w.soldier_crossed * crossed.count() as i32
                 + (w.soldier_attacking * attacking + w.soldier_near_palace * near).scale(pressure[u], attack_max)
                 + w.soldier_connected * pairs;
