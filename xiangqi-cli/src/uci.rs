@@ -164,22 +164,26 @@ impl Go {
         let mut i = 0;
         while i < words.len() {
             let w = words[i];
-            let mut number = |name: &str| -> Result<u64, String> {
+            // A count must be a number from 0 up; a time may be negative (some GUIs send a clock that ran out
+            // below zero), which counts as zero.
+            let mut value = |name: &str, time: bool| -> Result<u64, String> {
                 i += 1;
                 let v = words.get(i).ok_or_else(|| format!("go {name} needs a value"))?;
-                // Clocks may go negative in some GUIs when time runs out: treat as zero.
-                if let Some(neg) = v.strip_prefix('-') {
-                    return neg.parse::<u64>().map(|_| 0).map_err(|_| format!("go {name}: {v:?} is not a number"));
+                let bad = || format!("go {name}: {v:?} is not a number");
+                match v.strip_prefix('-') {
+                    Some(neg) if time => neg.parse::<u64>().map(|_| 0).map_err(|_| bad()),
+                    Some(_) => Err(format!("go {name}: {v:?} is negative")),
+                    None => v.parse::<u64>().map_err(|_| bad()),
                 }
-                v.parse::<u64>().map_err(|_| format!("go {name}: {v:?} is not a number"))
             };
+            let mut number = |name: &str| value(name, false);
             match w {
-                "wtime" => go.wtime = Some(number(w)?),
-                "btime" => go.btime = Some(number(w)?),
-                "winc" => go.winc = Some(number(w)?),
-                "binc" => go.binc = Some(number(w)?),
+                "wtime" => go.wtime = Some(value(w, true)?),
+                "btime" => go.btime = Some(value(w, true)?),
+                "winc" => go.winc = Some(value(w, true)?),
+                "binc" => go.binc = Some(value(w, true)?),
+                "movetime" => go.movetime = Some(value(w, true)?),
                 "movestogo" => go.movestogo = Some(number(w)?),
-                "movetime" => go.movetime = Some(number(w)?),
                 "depth" => go.depth = Some(number(w)?.clamp(1, 120) as u32),
                 "nodes" => go.nodes = Some(number(w)?.max(1)),
                 "infinite" => go.infinite = true,
@@ -228,9 +232,9 @@ impl Go {
         let overhead = overhead.as_millis() as u64;
         let mtg = self.movestogo.unwrap_or(30).clamp(1, 50);
         let safe = (time.saturating_sub(overhead) as f64 * 0.8) as u64;
-        let available = (time + inc * (mtg - 1)).saturating_sub(overhead * (mtg + 1));
+        let available = time.saturating_add(inc.saturating_mul(mtg - 1)).saturating_sub(overhead * (mtg + 1));
         let soft = (available / mtg).min(safe).max(1);
-        let hard = (soft * 4).min(safe).max(1);
+        let hard = soft.saturating_mul(4).min(safe).max(1);
         (Some(ms(soft)), Some(ms(hard)))
     }
 }
@@ -253,6 +257,10 @@ struct Running {
     /// Raised by the search thread just before it prints `bestmove`: whatever the GUI sends after seeing
     /// `bestmove` finds the search over.
     done: Arc<AtomicBool>,
+    /// Raised by `stop` (and `quit`): under `go infinite` or `go ponder`, `bestmove` waits for it (or, pondering,
+    /// for `ponderhit`). The search's own stop signal cannot serve: the search raises it itself when it ends, to
+    /// stop its helper threads.
+    stop_requested: Arc<AtomicBool>,
 }
 
 /// How the search thread speaks: UCI, or UCCI with its banned moves and draw offer.
@@ -360,15 +368,15 @@ impl Uci {
     }
 
     fn setoption(&mut self, words: &[&str]) {
-        // setoption name <name words> [value <value words>]
-        let text = words.join(" ");
-        let Some(rest) = text.strip_prefix("name ") else {
+        // setoption name <name words> [value <value words>]; `value` with nothing after it gives no value.
+        let (Some(&"name"), Some(rest)) = (words.first(), words.get(1..).filter(|r| !r.is_empty())) else {
             return self.out.error("setoption needs: setoption name <name> [value <value>]");
         };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (rest.trim(), None),
+        let (name, value) = match rest.iter().position(|&w| w == "value") {
+            Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" ")).filter(|v| !v.is_empty())),
+            None => (rest.join(" "), None),
         };
+        let (name, value) = (name.as_str(), value.as_deref());
         let lname = name.to_ascii_lowercase();
         if self.running.is_some() && lname != "ponder" {
             return self.out.error(&format!("cannot change {name} during a search"));
@@ -381,10 +389,7 @@ impl Uci {
             }
         };
         let result = match lname.as_str() {
-            "hash" => number(1, 32768).map(|mb| {
-                self.settings.hash_mb = mb as usize;
-                self.tt = Arc::new(TranspositionTable::new(mb as usize));
-            }),
+            "hash" => number(1, 32768).and_then(|mb| self.resize_table(mb as usize)),
             "threads" => number(1, 256).map(|n| self.settings.threads = n as usize),
             "multipv" => number(1, 128).map(|n| self.settings.multipv = n as usize),
             "move overhead" => number(0, 5000).map(|n| self.settings.move_overhead = Duration::from_millis(n)),
@@ -392,7 +397,12 @@ impl Uci {
                 self.tt.clear();
                 Ok(())
             }
-            "ponder" => Ok(()),
+            // Pondering is the GUI's choice (`go ponder`); the option only tells the GUI that the engine can.
+            "ponder" => match value {
+                Some("true" | "false") => Ok(()),
+                Some(v) => Err(format!("option Ponder: {v:?} is not true or false")),
+                None => Err("option Ponder needs a value".to_owned()),
+            },
             "variant" => match value.map(str::parse::<VariantSpec>) {
                 Some(Ok(v)) => {
                     self.settings.variant = v;
@@ -460,6 +470,7 @@ impl Uci {
 
     /// Starts the search of the current position on its own thread.
     fn start_search(&mut self, go: Go, style: Style) {
+        let start = Instant::now();
         let (soft, hard) = go.time_limits(self.pos.turn(), self.settings.move_overhead);
         let signals = Arc::new(Signals::default());
         signals.ponder.store(go.ponder, Ordering::Relaxed);
@@ -475,6 +486,7 @@ impl Uci {
                 .as_ref()
                 .map(|r| r.iter().map(|&m| <Position as Game>::encode_move(m)).collect()),
             mate: go.mate,
+            start: Some(start),
         };
         let pos = self.pos.clone();
         let mut spec = self.settings.variant;
@@ -488,8 +500,9 @@ impl Uci {
         let sig = signals.clone();
         let done = Arc::new(AtomicBool::new(false));
         let done_flag = done.clone();
+        let stop_requested = Arc::new(AtomicBool::new(false));
+        let released = stop_requested.clone();
         let handle = std::thread::spawn(move || {
-            let start = Instant::now();
             let result =
                 search_smp(&spec, &pos, EngineEval::new, &limits, tt.clone(), threads, |r: &SearchResult<Move>| {
                     if style.ucci {
@@ -500,7 +513,7 @@ impl Uci {
                 });
             // Under `go infinite` or `go ponder`, bestmove waits for stop (or ponderhit, for ponder).
             while wait_for_stop
-                && !sig.stop.load(Ordering::Relaxed)
+                && !released.load(Ordering::Relaxed)
                 && (go.infinite || sig.ponder.load(Ordering::Relaxed))
             {
                 std::thread::sleep(Duration::from_millis(2));
@@ -516,12 +529,21 @@ impl Uci {
                 None => out.line(&format!("bestmove {best}")),
             }
         });
-        self.running = Some(Running { handle, signals, draw_offer, done });
+        self.running = Some(Running { handle, signals, draw_offer, done, stop_requested });
+    }
+
+    /// A new table of `mb` megabytes, or an error (and the old table kept) when the memory cannot be had.
+    fn resize_table(&mut self, mb: usize) -> Result<(), String> {
+        let tt = TranspositionTable::try_new(mb).map_err(|e| e.to_string())?;
+        self.settings.hash_mb = mb;
+        self.tt = Arc::new(tt);
+        Ok(())
     }
 
     /// Stops the running search, if any, and waits for its `bestmove`.
     fn stop(&mut self) {
         if let Some(r) = self.running.take() {
+            r.stop_requested.store(true, Ordering::Relaxed);
             r.signals.stop.store(true, Ordering::Relaxed);
             r.signals.ponder.store(false, Ordering::Relaxed);
             let _ = r.handle.join();
@@ -641,10 +663,7 @@ impl Uci {
         };
         let result = match name.as_str() {
             "usemillisec" => check(&value).map(|b| self.millis = b),
-            "hashsize" => number(1, 32768).map(|mb| {
-                self.settings.hash_mb = mb;
-                self.tt = Arc::new(TranspositionTable::new(mb));
-            }),
+            "hashsize" => number(1, 32768).and_then(|mb| self.resize_table(mb)),
             "threads" => number(1, 256).map(|n| self.settings.threads = n),
             "variant" => value.parse::<VariantSpec>().map_err(|e| e.to_string()).map(|v| {
                 self.settings.variant = v;
@@ -699,16 +718,16 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
         Some(&"depth") => go.depth = Some(number(1, "depth")?.clamp(1, 120) as u32),
         Some(&"nodes") => go.nodes = Some(number(1, "nodes")?.max(1)),
         Some(&"time") => {
-            *mine.0 = Some(number(1, "time")? * unit);
+            *mine.0 = Some(number(1, "time")?.saturating_mul(unit));
             i = 2;
             while i < words.len() {
                 let w = words[i];
                 let v = number(i + 1, w)?;
                 match w {
                     "movestogo" => go.movestogo = Some(v.max(1)),
-                    "increment" => *mine.1 = Some(v * unit),
-                    "opptime" => *theirs.0 = Some(v * unit),
-                    "oppincrement" => *theirs.1 = Some(v * unit),
+                    "increment" => *mine.1 = Some(v.saturating_mul(unit)),
+                    "opptime" => *theirs.0 = Some(v.saturating_mul(unit)),
+                    "oppincrement" => *theirs.1 = Some(v.saturating_mul(unit)),
                     "oppmovestogo" => {}
                     other => return Err(format!("unknown go parameter {other:?}")),
                 }

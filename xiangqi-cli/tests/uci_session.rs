@@ -64,6 +64,10 @@ fn bad_input_is_reported_and_the_state_is_kept() {
         ("setoption name Variant value minimax+pvs", "needs alpha-beta"),
         ("go depth", "needs a value"),
         ("go sideways", "unknown go parameter"),
+        ("go nodes -1", "negative"),
+        ("go perft -3", "negative"),
+        ("setoption name Hash value", "needs a value"),
+        ("setoption name Ponder value maybe", "not true or false"),
     ] {
         e.send(cmd);
         let lines = e.until(Duration::from_secs(5), |l| l.starts_with("info string error"));
@@ -96,6 +100,39 @@ fn isready_and_stop_during_go_infinite() {
     assert!(Position::startpos().parse_move(&best).is_ok());
 }
 
+/// No `bestmove` before `stop` under `go infinite`, nor before `ponderhit` under `go ponder`, even when the search
+/// ends by itself (a depth limit, a position without moves).
+#[test]
+fn infinite_and_ponder_wait_even_when_the_search_is_over() {
+    let mut e = Engine::start();
+    let quiet_for_a_while = |e: &mut Engine| {
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("isready");
+        let lines = e.until(Duration::from_secs(5), |l| l == "readyok");
+        assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "bestmove unasked: {lines:?}");
+    };
+    e.send("position startpos");
+    e.send("go infinite depth 2");
+    e.until(Duration::from_secs(10), |l| l.starts_with("info depth 2"));
+    quiet_for_a_while(&mut e);
+    e.send("stop");
+    let (_, best) = e.bestmove(Duration::from_secs(5));
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    // Black is mated: there is nothing to search, and still bestmove waits for stop.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/3RK4 b");
+    e.send("go infinite");
+    quiet_for_a_while(&mut e);
+    e.send("stop");
+    assert_eq!(e.bestmove(Duration::from_secs(5)).1, "(none)");
+    e.send("position startpos");
+    e.send("go ponder depth 2");
+    e.until(Duration::from_secs(10), |l| l.starts_with("info depth 2"));
+    quiet_for_a_while(&mut e);
+    e.send("ponderhit");
+    let (_, best) = e.bestmove(Duration::from_secs(5));
+    assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+}
+
 #[test]
 fn clock_and_limits_are_obeyed() {
     let mut e = Engine::start();
@@ -104,7 +141,9 @@ fn clock_and_limits_are_obeyed() {
     e.send("go wtime 2000 btime 1500 winc 10 binc 10 movestogo 20");
     let (_, best) = e.bestmove(Duration::from_secs(10));
     assert!(t.elapsed() < Duration::from_millis(1500), "used {:?} of a 1.5 s clock", t.elapsed());
-    assert!(!best.is_empty());
+    let mut pos = Position::startpos();
+    pos.play("b2e2").unwrap();
+    assert!(pos.parse_move(&best).is_ok(), "{best} is not legal");
     let t = Instant::now();
     e.send("go movetime 200");
     e.bestmove(Duration::from_secs(10));

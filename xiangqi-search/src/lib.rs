@@ -56,7 +56,7 @@ pub use policy::{
 pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Plain, Silent, VerifiedNullMove};
 pub use searcher::{lmr_reduction, Limits, Line, LmrTable, SearchOptions, SearchResult, Searcher, Signals, Stats};
 pub use smp::{search_smp, SEARCH_STACK};
-pub use tt::TranspositionTable;
+pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};
 
 /// Two-sided minimax.

@@ -47,6 +47,10 @@ pub struct Limits {
     /// Stop deepening once an iteration finds a mate in at most this many moves, for either side (UCI's
     /// `go mate`).
     pub mate: Option<u32>,
+    /// When the clock started, for `movetime`, `soft_time` and the reported time: a UCI engine passes the moment
+    /// `go` arrived, so that starting threads and building evaluators is paid from the same budget. `None` starts
+    /// the clock when the search starts.
+    pub start: Option<Instant>,
 }
 
 impl Limits {
@@ -393,7 +397,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         mut on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.limits = limits.clone();
-        self.start = Instant::now();
+        self.start = limits.start.unwrap_or_else(Instant::now);
         self.stopped = false;
         self.reported_nodes = 0;
         self.nodes_before = 0;

@@ -114,14 +114,35 @@ fn unpack(data: u64) -> (TtHit, u8) {
     )
 }
 
+/// The memory for a transposition table could not be allocated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate {mb} MB for the transposition table")]
+pub struct TableAllocError {
+    /// The size asked for, in megabytes.
+    pub mb: usize,
+}
+
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one cluster).
+    /// A table of about `mb` megabytes (1 to 65,536; at least one cluster). Aborts, as any allocation does, if
+    /// the memory cannot be had: see [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.clamp(1, 1 << 16) << 20;
-        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(n);
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`TranspositionTable::new`], or an error when the memory cannot be allocated (a `Hash` option larger than
+    /// the machine), so that an engine can say so and keep its old table.
+    ///
+    /// ```
+    /// use xiangqi_search::TranspositionTable;
+    /// assert_eq!(TranspositionTable::try_new(1).unwrap().size_mb(), 1);
+    /// ```
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
+        let mb = mb.clamp(1, 1 << 16);
+        let n = ((mb << 20) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::new();
+        clusters.try_reserve_exact(n).map_err(|_| TableAllocError { mb })?;
         clusters.resize_with(n, Cluster::default);
-        TranspositionTable { clusters, generation: AtomicU8::new(0) }
+        Ok(TranspositionTable { clusters, generation: AtomicU8::new(0) })
     }
 
     /// The size in megabytes.
