@@ -30,7 +30,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The parts a variant string may combine with `+`.
+/// The parts a variant string may combine with `+`. Every switch the parser knows is listed (a unit test checks it).
 pub const PARTS: &[(&str, &str)] = &[
     ("minimax | alphabeta | negamax | negamax-ab | negamax-ab-hard", "the form (default negamax-ab)"),
     ("pvs", "principal variation search (needs alpha-beta)"),
@@ -38,9 +38,10 @@ pub const PARTS: &[(&str, &str)] = &[
     ("qs", "quiescence search at the horizon"),
     ("order", "MVV-LVA captures, killers and history (default: generation order)"),
     ("engine", "the engine's additions (needs negamax-ab): TT, extensions, reductions, pruning, rules"),
+    ("no-pvs | no-nmp | no-qs | no-order", "switch one of the engine's techniques off (needs engine)"),
     (
         "no-tt | no-lmr | no-futility | no-rfp | no-razor | no-checkext | no-rules | no-aspiration | no-qsprune",
-        "switch one of the engine's additions off",
+        "switch one of the engine's additions off (needs engine)",
     ),
 ];
 
@@ -78,7 +79,8 @@ impl FormKind {
 type Switch = fn(&mut VariantSpec) -> &mut bool;
 
 /// Every technique or switch a variant string names: `name` turns it on, `no-name` off. The first
-/// [`ENGINE_SWITCHES`] are techniques (types); the rest are run-time switches of the engine's additions.
+/// [`ENGINE_SWITCHES`] are techniques (types); the rest are run-time switches of the engine's additions, which need
+/// the `engine` part, as does switching a technique off (only `engine` turns techniques on by itself).
 const SWITCHES: &[(&str, Switch)] = &[
     ("pvs", |s| &mut s.pvs),
     ("nmp", |s| &mut s.nmp),
@@ -100,6 +102,10 @@ const ENGINE_SWITCHES: usize = 4;
 
 /// A variant chosen at run time: a form and the techniques switched on.
 ///
+/// The order of the parts does not matter: `no-nmp+engine` is `engine+no-nmp`. A part that would change nothing is
+/// an error rather than ignored: a switch of the engine's additions (`no-tt`, `lmr`, ...) or a technique switched
+/// off (`no-nmp`) without `engine`, or one switch given both on and off (`pvs+no-pvs`).
+///
 /// ```
 /// use xiangqi_search::VariantSpec;
 /// let v: VariantSpec = "alphabeta+pvs+qs".parse().unwrap();
@@ -108,6 +114,7 @@ const ENGINE_SWITCHES: usize = 4;
 /// let err = "minimax+pvs".parse::<VariantSpec>().unwrap_err().to_string();
 /// assert!(err.contains("needs alpha-beta"));
 /// assert!("bogus".parse::<VariantSpec>().unwrap_err().to_string().contains("available"));
+/// assert!("negamax-ab+no-tt".parse::<VariantSpec>().unwrap_err().to_string().contains("needs the engine part"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VariantSpec {
@@ -142,6 +149,20 @@ pub enum VariantError {
     /// The engine's additions on another form than negamax alpha-beta (fail-soft).
     #[error("contradictory variant: the engine's additions need negamax-ab, not {0}; {list}", list = available())]
     EngineForm(&'static str),
+    /// A switch that changes nothing without the engine's additions: a run-time switch of them, or a technique
+    /// switched off (only `engine` switches techniques on by itself).
+    #[error(
+        "variant part {part:?} needs the engine part: without engine it would change nothing (write engine+{part}); \
+         {list}",
+        list = available()
+    )]
+    NeedsEngine {
+        /// The part, as written.
+        part: String,
+    },
+    /// One switch given both on and off.
+    #[error("contradictory variant: both {0} and {1} given, choose one; {list}", list = available())]
+    OnAndOff(String, String),
     /// A technique that needs a search window, on a form without one.
     #[error(
         "contradictory variant: {technique} needs alpha-beta, but {form} searches every move without a window; {}",
@@ -167,6 +188,10 @@ impl FromStr for VariantSpec {
 
     fn from_str(s: &str) -> Result<VariantSpec, VariantError> {
         let mut form: Option<FormKind> = None;
+        let mut engine = false;
+        // The switches given: index in SWITCHES, on or off, and the part as written. Applied after the loop, so
+        // that they override `engine` wherever they stand.
+        let mut given: Vec<(usize, bool, String)> = Vec::new();
         let mut spec = VariantSpec {
             form: FormKind::NegamaxAb,
             pvs: false,
@@ -185,7 +210,7 @@ impl FromStr for VariantSpec {
                 "negamax-ab" | "negamax-ab-soft" => Some(FormKind::NegamaxAb),
                 "negamax-ab-hard" => Some(FormKind::NegamaxAbHard),
                 "engine" => {
-                    (spec.pvs, spec.nmp, spec.qs, spec.order, spec.engine) = (true, true, true, true, true);
+                    engine = true;
                     None
                 }
                 _ => {
@@ -198,10 +223,13 @@ impl FromStr for VariantSpec {
                         "ordering" => "order",
                         other => other,
                     };
-                    match SWITCHES.iter().find(|(n, _)| *n == name) {
-                        Some((_, field)) => *field(&mut spec) = on,
-                        None => return Err(VariantError::Unknown { part: part.chars().take(40).collect() }),
+                    let Some(index) = SWITCHES.iter().position(|(n, _)| *n == name) else {
+                        return Err(VariantError::Unknown { part: part.chars().take(40).collect() });
+                    };
+                    if let Some((_, _, other)) = given.iter().find(|&&(i, o, _)| i == index && o != on) {
+                        return Err(VariantError::OnAndOff(other.clone(), part.to_owned()));
                     }
+                    given.push((index, on, part.to_owned()));
                     None
                 }
             };
@@ -213,6 +241,15 @@ impl FromStr for VariantSpec {
             }
         }
         spec.form = form.unwrap_or(FormKind::NegamaxAb);
+        if engine {
+            (spec.pvs, spec.nmp, spec.qs, spec.order, spec.engine) = (true, true, true, true, true);
+        }
+        for (index, on, part) in given {
+            if !engine && (index >= ENGINE_SWITCHES || !on) {
+                return Err(VariantError::NeedsEngine { part });
+            }
+            *SWITCHES[index].1(&mut spec) = on;
+        }
         if spec.engine && spec.form != FormKind::NegamaxAb {
             return Err(VariantError::EngineForm(spec.form.name()));
         }
@@ -231,7 +268,8 @@ impl FromStr for VariantSpec {
 }
 
 impl fmt::Display for VariantSpec {
-    /// The canonical name: the form, then the techniques in a fixed order.
+    /// The canonical name: the form, then the techniques in a fixed order; with the engine's additions, then the
+    /// techniques and additions switched off.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.form.name())?;
         for (on, name) in
@@ -243,7 +281,7 @@ impl fmt::Display for VariantSpec {
         }
         if self.engine {
             let mut copy = *self;
-            for (name, field) in &SWITCHES[ENGINE_SWITCHES..] {
+            for (name, field) in SWITCHES {
                 if !*field(&mut copy) {
                     write!(f, "+no-{name}")?;
                 }
@@ -370,6 +408,46 @@ mod tests {
         assert_eq!(spec.to_string(), "negamax-ab+pvs+nmp+qs+order+engine+no-lmr+no-qsprune");
         let spec: VariantSpec = "engine+no-nmp+no-order".parse().unwrap();
         assert!(spec.engine && !spec.nmp && !spec.order && spec.pvs);
+        // Techniques switched off are named too, so that the name reads back as the same variant.
+        assert_eq!(spec.to_string(), "negamax-ab+pvs+qs+engine+no-nmp+no-order");
+        assert_eq!(spec.to_string().parse::<VariantSpec>().unwrap(), spec);
+        // The order of the parts does not matter.
+        assert_eq!("no-nmp+no-order+engine".parse::<VariantSpec>().unwrap(), spec);
+    }
+
+    #[test]
+    fn switches_without_effect_are_errors() {
+        for text in ["negamax-ab+no-tt", "no-lmr", "pvs+qs+no-aspiration", "tt", "alphabeta+no-nmp", "no-order"] {
+            let err = text.parse::<VariantSpec>().unwrap_err();
+            let part = text.rsplit('+').next().unwrap();
+            assert_eq!(err, VariantError::NeedsEngine { part: part.to_owned() }, "{text}");
+            let message = err.to_string();
+            assert!(message.contains("needs the engine part") && message.contains(&format!("engine+{part}")));
+        }
+        assert_eq!(
+            "engine+pvs+no-pvs".parse::<VariantSpec>(),
+            Err(VariantError::OnAndOff("pvs".to_owned(), "no-pvs".to_owned()))
+        );
+        assert!(matches!("engine+no-tt+tt".parse::<VariantSpec>(), Err(VariantError::OnAndOff(..))));
+        // With the engine they switch it off.
+        let spec: VariantSpec = "engine+no-tt".parse().unwrap();
+        assert!(spec.engine && !spec.options.tt);
+    }
+
+    #[test]
+    fn parts_list_every_switch() {
+        let listed: Vec<&str> = PARTS.iter().flat_map(|(names, _)| names.split(" | ")).collect();
+        for (i, (name, _)) in SWITCHES.iter().enumerate() {
+            assert!(listed.contains(&format!("no-{name}").as_str()), "no-{name} is not in PARTS");
+            if i < ENGINE_SWITCHES {
+                assert!(listed.contains(name), "{name} is not in PARTS");
+            }
+        }
+        // And every part listed is one the parser takes, alone or with the engine.
+        for part in listed {
+            let alone = part.parse::<VariantSpec>();
+            assert!(alone.is_ok() || format!("engine+{part}").parse::<VariantSpec>().is_ok(), "{part}: {alone:?}");
+        }
     }
 
     #[test]
