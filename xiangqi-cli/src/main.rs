@@ -1,4 +1,4 @@
-//! The `xiangqi` command: perft, moves, show, eval, game, search and compare.
+//! The `xiangqi` command: perft, moves, eval, game, search, compare, tree, bench, match, uci and show.
 
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -48,7 +48,7 @@ enum Command {
         #[arg(long, default_value = START_FEN, conflicts_with = "stdin")]
         fen: String,
         /// Read one FEN per line from standard input and print one line of moves per FEN
-        /// (`error: ...` for a bad FEN).
+        /// (`error: ...` for a bad FEN or a line that is not UTF-8).
         #[arg(long)]
         stdin: bool,
     },
@@ -209,11 +209,15 @@ fn moves(fen: &str, stdin: bool) -> CmdResult {
         writeln!(out, "{}", moves_line(&pos))?;
         return Ok(());
     }
-    for line in std::io::stdin().lock().lines() {
+    // Raw lines: one that is not UTF-8 is a bad line like any other, not the end of the run.
+    for line in std::io::stdin().lock().split(b'\n') {
         let line = line?;
-        match Position::from_fen(line.trim()) {
-            Ok(pos) => writeln!(out, "{}", moves_line(&pos))?,
-            Err(e) => writeln!(out, "error: {e}")?,
+        match std::str::from_utf8(&line) {
+            Ok(text) => match Position::from_fen(text.trim()) {
+                Ok(pos) => writeln!(out, "{}", moves_line(&pos))?,
+                Err(e) => writeln!(out, "error: {e}")?,
+            },
+            Err(e) => writeln!(out, "error: the line is not valid UTF-8 ({e})")?,
         }
     }
     Ok(())

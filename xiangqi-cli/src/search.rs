@@ -14,7 +14,8 @@ pub struct SearchArgs {
     /// Position (default: the start position).
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
-    /// Search this many plies (one fixed-depth pass). The default when no limit is given is 4.
+    /// Search this many plies: one fixed-depth pass, except that the engine's additions (`--variant engine`) and
+    /// more than one thread deepen iteratively up to this depth. The default when no limit is given is 4.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), group = "limit")]
     pub depth: Option<u32>,
     /// Deepen iteratively until about this many nodes are searched.
@@ -188,7 +189,16 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
     let names: Vec<String> = if args.variants.is_empty() {
         PRESETS.iter().map(|(n, _)| n.to_string()).collect()
     } else {
-        args.variants.iter().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()).collect()
+        let names: Vec<String> = args.variants.iter().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()).collect();
+        if names.is_empty() {
+            return Err(format!(
+                "--variants names no variant: give one or more separated by commas (without --variants, every \
+                 preset); {}",
+                xiangqi_search::available()
+            )
+            .into());
+        }
+        names
     };
     // Check every name before searching anything.
     let specs: Vec<(String, VariantSpec)> =

@@ -1,9 +1,14 @@
-//! The `xiangqi` binary driven as a user would: perft, moves, show, and bad input.
+//! The `xiangqi` binary driven as a user would: perft, moves, show, compare, variants, and bad input.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn xiangqi(args: &[&str], stdin: Option<&str>) -> Output {
+    xiangqi_bytes(args, stdin.map(str::as_bytes))
+}
+
+/// [`xiangqi`] with standard input given as bytes (which need not be UTF-8).
+fn xiangqi_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
         .args(args)
         .stdin(Stdio::piped())
@@ -12,7 +17,7 @@ fn xiangqi(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("the binary starts");
     if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
     }
     drop(child.stdin.take());
     child.wait_with_output().unwrap()
@@ -28,8 +33,12 @@ fn perft_json_counts_and_divides() {
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["nodes"], 79_666);
-    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
-    assert!(v["nps"].is_u64());
+    assert_eq!((v["depth"].as_u64(), v["threads"].as_u64(), v["bulk"].as_bool()), (Some(3), Some(2), Some(true)));
+    // Time is measured, so never exactly zero, and nps is the node count over it, rounded down.
+    let seconds = v["seconds"].as_f64().unwrap();
+    assert!(seconds > 0.0, "{v}");
+    let nps = v["nps"].as_u64().unwrap();
+    assert!((nps as f64 - 79_666.0 / seconds).abs() <= 1.0, "{v}");
     let divide = v["divide"].as_object().unwrap();
     assert_eq!(divide.len(), 44);
     assert_eq!(divide.values().map(|n| n.as_u64().unwrap()).sum::<u64>(), 79_666);
@@ -67,6 +76,60 @@ fn moves_stdin_reports_bad_lines_and_goes_on() {
     assert_eq!(lines[0].split_whitespace().count(), 44);
     assert!(lines[1].starts_with("error: "), "{}", lines[1]);
     assert_eq!(lines[2], "e9f9");
+}
+
+#[test]
+fn moves_stdin_reports_a_line_that_is_not_utf8_and_goes_on() {
+    let mut input = b"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n".to_vec();
+    input.extend_from_slice(b"4k4/9/9/9/9/9/9/9/4R4/3K5 \xff\xfe b\n");
+    input.extend_from_slice(b"4k4/9/9/9/9/9/9/9/4R4/3K5 b\n");
+    let o = xiangqi_bytes(&["moves", "--stdin"], Some(&input));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0].split_whitespace().count(), 44);
+    assert!(lines[1].starts_with("error: ") && lines[1].contains("UTF-8"), "{}", lines[1]);
+    assert_eq!(lines[2], "e9f9");
+}
+
+#[test]
+fn compare_with_no_variant_is_an_error() {
+    for list in [",", " , ,", ""] {
+        let o = xiangqi(&["compare", "--depth", "1", "--variants", list], None);
+        assert_eq!(o.status.code(), Some(1), "{list:?}");
+        assert!(o.stdout.is_empty(), "{list:?}: {}", stdout(&o));
+        let err = String::from_utf8(o.stderr.clone()).unwrap();
+        assert!(err.starts_with("error: --variants names no variant"), "{list:?}: {err}");
+    }
+    // One name among the commas is enough.
+    let o = xiangqi(&["compare", "--depth", "1", "--variants", ",minimax,", "--json"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v["variants"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["variant"], "minimax");
+    // Depth 1 from the start: minimax visits the root and its 44 children.
+    assert_eq!(rows[0]["nodes"], 45);
+}
+
+#[test]
+fn variant_switches_are_listed_and_need_the_engine() {
+    let o = xiangqi(&["search", "--list"], None);
+    assert!(o.status.success());
+    let list = stdout(&o);
+    for switch in ["no-nmp", "no-order", "no-pvs", "no-qs", "no-tt", "no-qsprune"] {
+        assert!(list.contains(switch), "{switch} is not listed:\n{list}");
+    }
+    let o = xiangqi(&["search", "--depth", "1", "--variant", "negamax-ab+no-tt"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr.clone()).unwrap();
+    assert!(err.contains("\"no-tt\" needs the engine part") && err.contains("engine+no-tt"), "{err}");
+    let o = xiangqi(&["search", "--depth", "1", "--variant", "engine+no-tt", "--json"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["variant"], "negamax-ab+pvs+nmp+qs+order+engine+no-tt");
 }
 
 #[test]
