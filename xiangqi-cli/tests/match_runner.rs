@@ -247,11 +247,15 @@ fn bad_input_is_refused_before_any_game() {
     let engine = format!("cmd={XQ}");
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "startpos moves h2e2\nstartpos moves h2e2 h9g7 e2e9\n").unwrap();
-    let cases: [(Vec<&str>, &str); 7] = [
+    let cases: [(Vec<&str>, &str); 8] = [
         (vec!["--engine", "cmd=/nonexistent/engine", "--engine", &engine, "--nodes", "100"], "cannot start"),
         (
             vec!["--engine", &engine, "option.NoSuchOption=1", "name=a", "--engine", &engine, "--nodes", "100"],
             "unknown option",
+        ),
+        (
+            vec!["--engine", &engine, "option.Hash=lots", "name=a", "--engine", &engine, "--nodes", "100"],
+            "rejected its options: info string error: option Hash: \"lots\" is not a number",
         ),
         (
             vec![

@@ -155,7 +155,7 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts the engine, does the handshake (`uci`/`uciok` or `ucci`/`ucciok`), sets its options (each must have
-    /// been declared by the engine) and waits for `readyok`.
+    /// been declared by the engine) and waits for `readyok`; an error if the engine says it rejects an option.
     pub fn start(config: &EngineConfig, timeout: Duration) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&config.program);
         command.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
@@ -216,7 +216,23 @@ impl EngineProcess {
                 Protocol::Ucci => engine.send(&format!("setoption {name} {value}"))?,
             }
         }
-        engine.ready(deadline)?;
+        // An engine that says it rejects a value (ours: `info string error: ...`; Stockfish's: `No such option`)
+        // would otherwise play with its default silently.
+        engine.send("isready")?;
+        let mut rejected = Vec::new();
+        loop {
+            let line = engine.read_line(deadline)?;
+            let line = line.trim();
+            if line == "readyok" {
+                break;
+            }
+            if line.starts_with("info string error") || line.starts_with("No such option") {
+                rejected.push(line.to_owned());
+            }
+        }
+        if !rejected.is_empty() {
+            return Err(EngineError::Protocol(format!("rejected its options: {}", rejected.join("; "))));
+        }
         Ok(engine)
     }
 
