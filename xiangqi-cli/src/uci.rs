@@ -216,8 +216,9 @@ impl Go {
     }
 
     /// Soft (optimum) and hard (maximum) time for the side `us`, or `None` when the clock does not limit the
-    /// search. The hard limit never exceeds 80% of the remaining time less the overhead, so the engine does not
-    /// lose on time.
+    /// search. The hard limit never exceeds 80% of the remaining time less the overhead, counted from the moment
+    /// `go` arrives, so the engine does not lose on time as long as its threads have cores to run on (with more
+    /// threads than cores, starting and stopping them takes longer than a short clock: raise `Move Overhead`).
     pub fn time_limits(&self, us: Color, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
         let ms = Duration::from_millis;
         if let Some(t) = self.movetime {
