@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::tt::Bound;
 use xiangqi_search::{
-    search_smp, Game, Limits, Line, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
+    search_smp, Game, Limits, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
 };
 
 /// Engine name sent in `id name`.
@@ -521,7 +521,7 @@ impl Uci {
             }
             if style.ucci {
                 done_flag.store(true, Ordering::Release);
-                return out.line(&ucci_bestmove(result.lines.first(), draw_flag.load(Ordering::Relaxed)));
+                return out.line(&ucci_bestmove(&result, draw_flag.load(Ordering::Relaxed)));
             }
             let best = result.best_move.map_or("(none)".to_owned(), |m| m.to_string());
             done_flag.store(true, Ordering::Release);
@@ -743,15 +743,15 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
     Ok((go, draw))
 }
 
-/// The final UCCI answer: `bestmove` from the best line that is not banned (with `draw` when a draw was offered and
-/// the line's score is not positive), or `nobestmove`.
-fn ucci_bestmove(line: Option<&Line<Move>>, draw_offered: bool) -> String {
-    let Some(line) = line else { return "nobestmove".to_owned() };
-    let mut s = format!("bestmove {}", line.pv[0]);
-    if let Some(p) = line.pv.get(1) {
+/// The final UCCI answer: the search's move (banned moves never reach it), with `ponder` and with `draw` when a
+/// draw was offered and the score is not positive; `nobestmove` when there is no move to play.
+fn ucci_bestmove(result: &SearchResult<Move>, draw_offered: bool) -> String {
+    let Some(best) = result.best_move else { return "nobestmove".to_owned() };
+    let mut s = format!("bestmove {best}");
+    if let Some(p) = result.pv.get(1) {
         s.push_str(&format!(" ponder {p}"));
     }
-    if draw_offered && line.score <= 0 {
+    if draw_offered && result.score <= 0 {
         s.push_str(" draw");
     }
     s
