@@ -27,13 +27,15 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// A fake UCI engine: a shell script that answers the handshake and does `on_go` when told `go`.
+/// A fake UCI engine: a shell script that answers the handshake, keeps the last `position` line in `$pos` and does
+/// `on_go` when told `go`.
 fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
     let script = format!(
         "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; echo uciok ;;\n    \
-         isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+         isready) echo readyok ;;\n    position*) pos=\"$line\" ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\n\
+         done\n"
     );
     std::fs::write(&path, script).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -212,6 +214,63 @@ fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
             // Every game after the first needed a new process.
             assert!(s["restarts"].as_u64().unwrap() >= 3, "{name}: {s}");
         }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine that dies between its moves loses the game: the runner does not start a new process in the middle of
+/// a game (it did, and the game went on).
+#[test]
+fn an_engine_that_dies_between_moves_loses() {
+    let dir = temp_dir("movecrash");
+    // Plays one real move (ours, at depth 1) and exits; its opponent then thinks 200 ms, so it is surely dead when
+    // it is to move again.
+    let on_go = format!("printf '%s\\ngo depth 1\\n' \"$pos\" | {XQ} | grep -m1 '^bestmove'; exit 7");
+    let fake = fake_engine(&dir, "movecrash", &on_go);
+    let out = run(&[
+        "--engine",
+        &format!("cmd={XQ}"),
+        "name=engine",
+        "--engine",
+        &format!("cmd={fake}"),
+        "name=movecrash",
+        "--st",
+        "0.2",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    let s = summary(&out);
+    assert_eq!((s["games"].as_u64(), s["wins"].as_u64()), (Some(2), Some(2)), "{s}");
+    assert_eq!(s["reasons"]["crash"], 2, "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A line in another encoding (GBK here) is read lossily, not taken for the end of the engine's output.
+#[test]
+fn an_engine_that_writes_gbk_plays_on() {
+    let dir = temp_dir("gbk");
+    let on_go =
+        format!("printf 'info string \\317\\363\\306\\345\\n'; printf '%s\\ngo depth 1\\n' \"$pos\" | {XQ} | grep -m1 '^bestmove'");
+    let fake = fake_engine(&dir, "gbk", &on_go);
+    let (ours, theirs) = (format!("cmd={XQ}"), format!("cmd={fake}"));
+    let out = run(&[
+        "--engine",
+        &ours,
+        "name=engine",
+        "--engine",
+        &theirs,
+        "name=gbk",
+        "--nodes",
+        "1000",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    let s = summary(&out);
+    assert_eq!(s["games"], 2, "{s}");
+    for r in s["reasons"].as_object().unwrap().keys() {
+        assert!(RULES.contains(&r.as_str()), "a game ended by {r}: {s}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -167,9 +167,14 @@ impl EngineProcess {
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            // Raw lines, read lossily: a line in another encoding (GBK is common in Chinese UCCI engines) is not
+            // the end of the engine's output.
+            for line in BufReader::new(stdout).split(b'\n') {
+                let Ok(mut line) = line else { break };
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if tx.send(String::from_utf8_lossy(&line).into_owned()).is_err() {
                     break;
                 }
             }
@@ -332,6 +337,15 @@ impl EngineProcess {
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// `Ok` while the process runs; the crash, with its exit status, once it has exited.
+    pub fn running(&mut self) -> Result<&mut EngineProcess, EngineError> {
+        match self.child.try_wait() {
+            Ok(None) => Ok(self),
+            Ok(Some(status)) => Err(EngineError::Crash(status.to_string())),
+            Err(e) => Err(EngineError::Crash(e.to_string())),
+        }
     }
 
     /// Sends `quit` and gives the engine a moment to exit before it is killed.

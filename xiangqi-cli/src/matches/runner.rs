@@ -375,7 +375,8 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
             TimeControl::MoveTime(t) => t + settings.margin,
             TimeControl::Nodes(_) | TimeControl::Depth(_) => settings.timeout,
         };
-        let answer = engine(settings, procs, i, &mut restarts).and_then(|e| {
+        // The engine started the game: one that has died since loses it (a new process is the next game's).
+        let answer = procs[i].as_mut().ok_or(EngineError::Disconnect).and_then(EngineProcess::running).and_then(|e| {
             let go = go_command(settings.tc, e.protocol(), e.millis(), us, left, done);
             e.think(&position, &go, Instant::now() + allowed)
         });
