@@ -39,9 +39,15 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
-/// Runs the bench: each position searched to `depth` with a cleared `hash_mb` table and `threads` threads.
-pub fn bench(spec: &VariantSpec, depth: u32, hash_mb: usize, threads: usize) -> BenchResult {
-    let tt = Arc::new(TranspositionTable::new(hash_mb));
+/// Runs the bench: each position searched to `depth` with a cleared `hash_mb` table and `threads` threads; an error
+/// when the table cannot be allocated.
+pub fn bench(
+    spec: &VariantSpec,
+    depth: u32,
+    hash_mb: usize,
+    threads: usize,
+) -> Result<BenchResult, xiangqi_search::TableAllocError> {
+    let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
     let start = Instant::now();
     let mut nodes = Vec::new();
     let mut best = Vec::new();
@@ -53,5 +59,5 @@ pub fn bench(spec: &VariantSpec, depth: u32, hash_mb: usize, threads: usize) -> 
         nodes.push(r.stats.total_nodes());
         best.push(r.best_move.map_or("(none)".to_owned(), |m| m.to_string()));
     }
-    BenchResult { total: nodes.iter().sum(), nodes, best, elapsed: start.elapsed() }
+    Ok(BenchResult { total: nodes.iter().sum(), nodes, best, elapsed: start.elapsed() })
 }

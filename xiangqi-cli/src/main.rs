@@ -174,7 +174,7 @@ fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, j
 
 fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool) -> CmdResult {
     let spec: xiangqi_search::VariantSpec = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
-    let r = xiangqi_cli::bench::bench(&spec, depth, hash, threads);
+    let r = xiangqi_cli::bench::bench(&spec, depth, hash, threads)?;
     let secs = r.elapsed.as_secs_f64();
     let nps = if secs > 0.0 { (r.total as f64 / secs) as u64 } else { 0 };
     let mut out = std::io::stdout().lock();

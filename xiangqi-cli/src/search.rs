@@ -145,7 +145,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         ..Limits::default()
     };
     let r = if args.threads > 1 || spec.engine {
-        let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::new(args.hash as usize));
+        let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::try_new(args.hash as usize)?);
         xiangqi_search::search_smp(&spec, &pos, EngineEval::new, &limits, tt, args.threads as usize, |_| {})
     } else {
         run_search(&spec, &pos, &limits)

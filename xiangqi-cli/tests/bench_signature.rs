@@ -26,8 +26,8 @@ fn bench_signature() {
 fn single_thread_search_is_reproducible() {
     // Same positions, depth and hash size: the same node counts and moves, run after run.
     let spec: VariantSpec = "engine".parse().unwrap();
-    let a = bench(&spec, 6, 4, 1);
-    let b = bench(&spec, 6, 4, 1);
+    let a = bench(&spec, 6, 4, 1).unwrap();
+    let b = bench(&spec, 6, 4, 1).unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best, b.best);
     assert!(a.total > 0);
@@ -36,7 +36,7 @@ fn single_thread_search_is_reproducible() {
 #[test]
 fn two_threads_find_legal_moves() {
     let spec: VariantSpec = "engine".parse().unwrap();
-    let r = bench(&spec, 5, 4, 2);
+    let r = bench(&spec, 5, 4, 2).unwrap();
     for (fen, best) in xiangqi_cli::bench::BENCH_FENS.iter().zip(&r.best) {
         let pos = xiangqi_core::Position::from_fen(fen).unwrap();
         assert!(pos.parse_move(best).is_ok(), "{best} in {fen}");

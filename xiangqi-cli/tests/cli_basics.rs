@@ -152,3 +152,16 @@ fn show_draws_the_board() {
     assert!(out.contains("a b c d e f g h i"));
     assert!(out.contains("black is in check"));
 }
+
+/// A `--hash` the machine cannot give (here a 2 GB address-space limit against a 4 GB table) is an error, not an
+/// abort.
+#[test]
+fn a_table_the_machine_cannot_give_is_an_error() {
+    for args in ["bench --depth 1 --hash 4096", "search --variant engine --depth 2 --hash 4096"] {
+        let script = format!("ulimit -v 2000000 && exec {} {args}", env!("CARGO_BIN_EXE_xiangqi"));
+        let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args}: {stderr}");
+        assert!(stderr.contains("cannot allocate 4096 MB for the transposition table"), "{args}: {stderr}");
+    }
+}

@@ -67,6 +67,9 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
     if fen_text.is_empty() {
         return Err("no FEN before `moves`".to_owned());
     }
+    if words[0] == "startpos" && end > 1 {
+        return Err(format!("expected `moves` after startpos, found {:?}", words[1]));
+    }
     let fen_text = if fen_text == "startpos" { START_FEN.to_owned() } else { fen_text };
     let pos = Position::from_fen(&fen_text).map_err(|e| format!("bad FEN: {e}"))?;
     let mut game = Game::new(&pos);
@@ -82,6 +85,8 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
 
 /// Parses an opening file's text; errors name the line.
 pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
+    // A byte-order mark, as some editors write, is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -133,6 +138,8 @@ mod tests {
         assert!(e.starts_with("line 2: move h2e9"), "{e}");
         assert!(parse("not a fen\n").unwrap_err().contains("bad FEN"));
         assert!(parse("# nothing\n").unwrap_err().contains("no opening"));
+        assert_eq!(parse("\u{feff}startpos moves h2e2\r\n").unwrap()[0].moves, ["h2e2"]);
+        assert!(parse("startpos h2e2 h9g7\n").unwrap_err().contains("expected `moves` after startpos"));
         // A position that is already mate is not an opening.
         assert!(parse("R3k4/8R/9/9/9/9/9/9/9/3K5 b").unwrap_err().contains("already over"));
     }

@@ -277,12 +277,13 @@ fn engine<'a>(
     Ok(procs[i].as_mut().expect("just started"))
 }
 
-/// Converts milliseconds for a UCCI engine that counts seconds.
+/// Converts milliseconds for a UCCI engine that counts seconds: whole seconds, rounded down, so that the engine
+/// never believes it has more time than it has (a zero increment stays zero; less than a second left is 0).
 fn ucci_time(ms: u64, millis: bool) -> u64 {
     if millis {
         ms
     } else {
-        (ms / 1000).max(1)
+        ms / 1000
     }
 }
 
@@ -493,6 +494,10 @@ mod tests {
         let st = TimeControl::MoveTime(Duration::from_millis(250));
         assert_eq!(go(st, Protocol::Uci, false, Color::Red), "go movetime 250");
         assert_eq!(go(st, Protocol::Ucci, true, Color::Red), "go time 250 movestogo 1");
+        // An engine counting seconds is never told of more time than it has, nor of an increment there is not.
+        assert_eq!(go(st, Protocol::Ucci, false, Color::Red), "go time 0 movestogo 1");
+        let no_inc = TimeControl::parse_clock("10+0").unwrap();
+        assert_eq!(go(no_inc, Protocol::Ucci, false, Color::Red), "go time 9 increment 0 opptime 8 oppincrement 0");
         assert_eq!(go(TimeControl::Nodes(5000), Protocol::Ucci, true, Color::Red), "go nodes 5000");
         assert_eq!(go(TimeControl::Depth(7), Protocol::Uci, true, Color::Red), "go depth 7");
     }
