@@ -1,13 +1,13 @@
 //! Evaluation speed: evaluations per second on a fixed set of positions (the start position and every position of
-//! `shared/data/perft.txt`). `cargo bench -p xiangqi-benches --bench eval`; the figure is the `thrpt` in elements
-//! (evaluations) per second.
+//! `xiangqi-movegen/tests/data/perft.txt`, the reference perft file). `cargo bench -p xiangqi-benches --bench eval`;
+//! the figure is the `thrpt` in elements (evaluations) per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use xiangqi_core::{Position, Setup, Validation, START_FEN};
 use xiangqi_eval::{Accumulator, Evaluator};
 
-/// The start position and the positions of `shared/data/perft.txt`.
+/// The start position and the positions of `xiangqi-movegen/tests/data/perft.txt`.
 const POSITIONS: &[&str] = &[
     START_FEN,
     "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
