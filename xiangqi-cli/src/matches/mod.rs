@@ -80,10 +80,11 @@ struct MatchFlags {
     /// Keys given to every engine, before its own (which override them).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     each: Vec<String>,
-    /// A clock: [moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1.
+    /// A clock: [moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1 (seconds from 0.001 to 604800, one week;
+    /// the increment may be 0).
     #[arg(long, value_name = "TC")]
     tc: Option<String>,
-    /// A fixed time per move, in seconds.
+    /// A fixed time per move, in seconds (0.001 to 604800, one week).
     #[arg(long, value_name = "SECONDS")]
     st: Option<f64>,
     /// A fixed node count per move.
@@ -92,10 +93,12 @@ struct MatchFlags {
     /// A fixed depth per move.
     #[arg(long)]
     depth: Option<u32>,
-    /// Milliseconds an engine may overstep its clock or move time before it loses on time.
+    /// Milliseconds an engine may overstep its clock or move time before it loses on time (at most 604800000, one
+    /// week).
     #[arg(long, default_value_t = 100)]
     timemargin: u64,
-    /// Seconds to wait for an answer no clock bounds (start, isready, fixed-node or fixed-depth moves).
+    /// Seconds to wait for an answer no clock bounds (start, isready, fixed-node or fixed-depth moves; 0.001 to
+    /// 604800, one week).
     #[arg(long, default_value_t = 30.0)]
     timeout: f64,
     /// Opening file: one `FEN [moves m1 m2 ...]` (or `startpos [moves ...]`) a line; default: the built-in set.
@@ -110,11 +113,12 @@ struct MatchFlags {
     /// Stop when an SPRT decides: elo0=ELO elo1=ELO [alpha=0.05] [beta=0.05] (logistic Elo; two engines).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Option<Vec<String>>,
-    /// Resign adjudication: movecount=N score=CP: a side whose score is -CP or worse for N moves in a row loses.
+    /// Resign adjudication: movecount=N score=CP: a side whose score is -CP or worse for N moves in a row loses
+    /// (N from 1 to 1000, CP from 0 to 1000000).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     resign: Option<Vec<String>>,
     /// Draw adjudication: movenumber=M movecount=N score=CP: after full move M, both scores within CP of 0 for N
-    /// moves each.
+    /// moves each (M from 0 to 10000, N from 1 to 1000, CP from 0 to 1000000).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     draw: Option<Vec<String>>,
     /// Write every game here, in PGN form, as games finish.
@@ -126,6 +130,60 @@ struct MatchFlags {
     /// End with one JSON summary object on standard output.
     #[arg(long)]
     json: bool,
+}
+
+/// The shortest time any time flag may give, in seconds: 1 ms, the resolution of the `go` command.
+pub const MIN_SECONDS: f64 = 0.001;
+/// The longest time any time flag may give, in seconds: one week.
+pub const MAX_SECONDS: f64 = 604_800.0;
+/// The range of an adjudication's `movecount` (consecutive moves).
+pub const MOVECOUNT: (i64, i64) = (1, 1000);
+/// The range of an adjudication's `score`, in centipawns: up to ten times the mate score (a threshold beyond the
+/// mate score behaves as the mate score).
+pub const SCORE: (i64, i64) = (0, 1_000_000);
+/// The range of draw adjudication's `movenumber` (the full move from which it applies).
+pub const MOVENUMBER: (i64, i64) = (0, 10_000);
+
+/// A time flag in seconds as a duration, refused unless it is from [`MIN_SECONDS`] to [`MAX_SECONDS`].
+fn seconds(flag: &str, secs: f64) -> Result<Duration, String> {
+    if (MIN_SECONDS..=MAX_SECONDS).contains(&secs) {
+        Ok(Duration::from_secs_f64(secs))
+    } else {
+        Err(format!("{flag} {secs}: must be from {MIN_SECONDS} to {MAX_SECONDS} seconds (one week)"))
+    }
+}
+
+/// Parses `--tc` after checking that its times are in range (the base time from [`MIN_SECONDS`] to
+/// [`MAX_SECONDS`], the increment 0 or in the same range), so that no time out of range reaches the runner.
+fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    let rest = text.split_once('/').map_or(text, |(_, rest)| rest);
+    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+    for (what, t) in [("time", base), ("increment", inc)] {
+        // Text that is no number is left to `TimeControl::parse_clock`, which says what the form is.
+        if let Ok(secs) = t.trim().parse::<f64>() {
+            if !(what == "increment" && secs == 0.0) {
+                seconds(&format!("--tc {text:?}: the {what}"), secs)?;
+            }
+        }
+    }
+    TimeControl::parse_clock(text)
+}
+
+/// An adjudication value checked against its inclusive range.
+fn in_range<T: TryFrom<i64>>(what: &str, value: i64, (lo, hi): (i64, i64)) -> Result<T, String> {
+    match T::try_from(value) {
+        Ok(v) if (lo..=hi).contains(&value) => Ok(v),
+        _ => Err(format!("{what}={value}: must be from {lo} to {hi}")),
+    }
+}
+
+/// A number for the JSON summary: `null` unless finite, and never `-0.0`.
+fn json_number(x: f64) -> serde_json::Value {
+    if x.is_finite() {
+        serde_json::json!(x + 0.0)
+    } else {
+        serde_json::Value::Null
+    }
 }
 
 /// Checks the arguments and turns them into match settings (no engine started yet).
@@ -146,13 +204,12 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
     }
     let limits = [args.tc.is_some(), args.st.is_some(), args.nodes.is_some(), args.depth.is_some()];
     let tc = match (limits.iter().filter(|&&x| x).count(), &**args) {
-        (1, MatchFlags { tc: Some(tc), .. }) => TimeControl::parse_clock(tc)?,
-        (1, MatchFlags { st: Some(st), .. }) if st.is_finite() && *st > 0.0 => {
-            TimeControl::MoveTime(Duration::from_secs_f64(*st))
-        }
+        (1, MatchFlags { tc: Some(tc), .. }) => parse_clock(tc)?,
+        (1, MatchFlags { st: Some(st), .. }) => TimeControl::MoveTime(seconds("--st", *st)?),
         (1, MatchFlags { nodes: Some(n), .. }) if *n > 0 => TimeControl::Nodes(*n),
         (1, MatchFlags { depth: Some(d), .. }) if (1..=120).contains(d) => TimeControl::Depth(*d),
-        (1, _) => return Err("--st, --nodes and --depth must be positive".to_owned()),
+        (1, MatchFlags { depth: Some(_), .. }) => return Err("--depth must be from 1 to 120".to_owned()),
+        (1, _) => return Err("--nodes must be positive".to_owned()),
         _ => return Err("give exactly one of --tc, --st, --nodes, --depth".to_owned()),
     };
     let openings = match &args.openings {
@@ -171,20 +228,30 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
     if args.concurrency == 0 || args.concurrency > 256 {
         return Err("--concurrency must be from 1 to 256".to_owned());
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err("--timeout must be positive".to_owned());
+    let timeout = seconds("--timeout", args.timeout)?;
+    if args.timemargin > MAX_SECONDS as u64 * 1000 {
+        return Err(format!(
+            "--timemargin {}: must be at most {} milliseconds (one week)",
+            args.timemargin,
+            MAX_SECONDS * 1000.0
+        ));
     }
     let resign = match &args.resign {
         Some(w) => {
             let v = runner::parse_keys("--resign", w, &["movecount", "score"])?;
-            Some(ResignAdjudication { movecount: v[0].max(1) as u32, score: v[1] as i32 })
+            let movecount = in_range("--resign movecount", v[0], MOVECOUNT)?;
+            Some(ResignAdjudication { movecount, score: in_range("--resign score", v[1], SCORE)? })
         }
         None => None,
     };
     let draw = match &args.draw {
         Some(w) => {
             let v = runner::parse_keys("--draw", w, &["movenumber", "movecount", "score"])?;
-            Some(DrawAdjudication { movenumber: v[0] as u32, movecount: v[1].max(1) as u32, score: v[2] as i32 })
+            Some(DrawAdjudication {
+                movenumber: in_range("--draw movenumber", v[0], MOVENUMBER)?,
+                movecount: in_range("--draw movecount", v[1], MOVECOUNT)?,
+                score: in_range("--draw score", v[2], SCORE)?,
+            })
         }
         None => None,
     };
@@ -198,7 +265,7 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
         draw,
         sprt,
         margin: Duration::from_millis(args.timemargin),
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout,
         event: args.event.clone(),
     })
 }
@@ -208,15 +275,14 @@ fn status_line(s: &Summary, settings: &MatchSettings) -> String {
     let t = &s.first;
     let (elo, err) = t.elo();
     let mut line = format!(
-        "{} games: {} vs others +{} ={} -{}, score {:.3}, Elo {:+.1} ± {:.1}",
+        "{} games: {} vs others +{} ={} -{}, score {:.3}, Elo {}",
         t.games(),
         settings.engines[0].name,
         t.wins,
         t.draws,
         t.losses,
         t.score(),
-        elo,
-        err
+        elo::format_elo(elo, err)
     );
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, s.sprt) {
         let (lo, hi) = sprt.bounds();
@@ -230,9 +296,10 @@ fn status_line(s: &Summary, settings: &MatchSettings) -> String {
 
 /// The summary as one JSON object.
 pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value {
-    let (elo, err) = s.first.elo();
-    let (pelo, perr) = s.pairs.elo();
-    let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
+    // No Elo without a game (or a pair) to measure it.
+    let (elo, err) = if s.first.games() > 0 { s.first.elo() } else { (f64::NAN, f64::NAN) };
+    let (pelo, perr) = if s.pairs.pairs() > 0 { s.pairs.elo() } else { (f64::NAN, f64::NAN) };
+    let finite = json_number;
     let mut obj = serde_json::json!({
         "engines": settings.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
         "time_control": settings.tc.to_string(),
@@ -240,7 +307,7 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
         "wins": s.first.wins,
         "draws": s.first.draws,
         "losses": s.first.losses,
-        "score": s.first.score(),
+        "score": finite(s.first.score()),
         "elo": finite(elo),
         "elo_error": finite(err),
         "pentanomial": s.pairs.counts,
@@ -257,8 +324,9 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
         let decision = s.sprt_decision;
         obj["sprt"] = serde_json::json!({
             "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-            "llr": llr, "llr_trinomial": s.first.llr(sprt.elo0, sprt.elo1), "lower_bound": lo, "upper_bound": hi, "result": decision.map_or(state, |d| d.2).to_string(),
-            "decided_at_games": decision.map(|d| d.0), "decided_llr": decision.map(|d| d.1),
+            "llr": finite(llr), "llr_trinomial": finite(s.first.llr(sprt.elo0, sprt.elo1)), "lower_bound": lo,
+            "upper_bound": hi, "result": decision.map_or(state, |d| d.2).to_string(),
+            "decided_at_games": decision.map(|d| d.0), "decided_llr": decision.map(|d| finite(d.1)),
         });
     }
     obj
@@ -322,7 +390,6 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     }
     let t = &summary.first;
     let (elo, err) = t.elo();
-    let elo = elo + 0.0; // no "-0.0"
     writeln!(
         out,
         "{}: W {} D {} L {} of {} games, score {:.3}",
@@ -333,13 +400,14 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         t.games(),
         t.score()
     )?;
-    writeln!(out, "Elo difference: {elo:+.1} ± {err:.1} (95%, games)")?;
+    writeln!(out, "Elo difference: {} (95%, games)", elo::format_elo(elo, err))?;
     if summary.pairs.pairs() > 0 {
         let (pelo, perr) = summary.pairs.elo();
         writeln!(
             out,
-            "Pentanomial [0, ½, 1, 1½, 2]: {:?}, Elo {pelo:+.1} ± {perr:.1} (95%, pairs)",
-            summary.pairs.counts
+            "Pentanomial [0, ½, 1, 1½, 2]: {:?}, Elo {} (95%, pairs)",
+            summary.pairs.counts,
+            elo::format_elo(pelo, perr)
         )?;
     }
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, summary.sprt) {
@@ -361,4 +429,129 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         writeln!(out, "Engine restarts: {}", summary.restarts)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::FromArgMatches;
+    use elo::{Pentanomial, Trinomial};
+
+    /// The settings of two engines (never started) and the flags `extra`.
+    fn parse(extra: &str) -> Result<MatchSettings, String> {
+        let cmd = MatchArgs::augment_args(clap::Command::new("match"));
+        let words = ["match", "--engine", "cmd=x", "name=a", "--engine", "cmd=x", "name=b"];
+        let m =
+            cmd.try_get_matches_from(words.into_iter().chain(extra.split_whitespace())).map_err(|e| e.to_string())?;
+        settings(&MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?)
+    }
+
+    fn error(extra: &str) -> String {
+        parse(extra).expect_err(extra)
+    }
+
+    #[test]
+    fn time_flags_out_of_range_are_refused() {
+        for (flags, message) in [
+            ("--tc 1e20", "the time 100000000000000000000: must be from 0.001 to 604800 seconds"),
+            ("--tc 10+1e20", "the increment 100000000000000000000: must be from 0.001"),
+            ("--tc 40/1e19+1", "the time"),
+            ("--tc 1e-9", "the time 0.000000001: must be from 0.001"),
+            ("--tc 10+0.0001", "the increment 0.0001: must be from 0.001"),
+            ("--tc 10+nan", "the increment NaN"),
+            ("--tc 10+-1", "the increment -1"),
+            ("--tc 604800.001", "the time"),
+            ("--st 1e20", "--st 100000000000000000000: must be from 0.001 to 604800 seconds"),
+            ("--st 1e19", "--st 10000000000000000000: must be"),
+            ("--st 1e-7", "--st 0.0000001: must be"),
+            ("--st 0", "--st 0: must be"),
+            ("--st inf", "--st inf: must be"),
+            ("--depth 1 --timeout 1e20", "--timeout 100000000000000000000: must be"),
+            ("--depth 1 --timeout 1e19", "--timeout 10000000000000000000: must be"),
+            ("--depth 1 --timeout 0.0005", "--timeout 0.0005: must be"),
+            ("--depth 1 --timemargin 18446744073709551615", "--timemargin 18446744073709551615: must be at most"),
+            ("--depth 0", "--depth must be from 1 to 120"),
+            ("--nodes 0", "--nodes must be positive"),
+            ("--tc abc", "expected [moves/]seconds[+increment]"),
+        ] {
+            let e = error(flags);
+            assert!(e.contains(message), "{flags}: {e}");
+        }
+    }
+
+    #[test]
+    fn time_flags_in_range_are_kept() {
+        let tc = |flags: &str| parse(flags).unwrap().tc;
+        assert_eq!(tc("--st 0.001"), TimeControl::MoveTime(Duration::from_millis(1)));
+        assert_eq!(tc("--st 604800"), TimeControl::MoveTime(Duration::from_secs(604_800)));
+        let clock =
+            TimeControl::Clock { moves: Some(40), base: Duration::from_secs(60), inc: Duration::from_millis(500) };
+        assert_eq!(tc("--tc 40/60+0.5"), clock);
+        let clock = TimeControl::Clock { moves: None, base: Duration::from_millis(1), inc: Duration::ZERO };
+        assert_eq!(tc("--tc 0.001+0"), clock);
+        let s = parse("--depth 3 --timeout 604800 --timemargin 604800000").unwrap();
+        assert_eq!((s.timeout, s.margin), (Duration::from_secs(604_800), Duration::from_secs(604_800)));
+    }
+
+    #[test]
+    fn adjudication_values_out_of_range_are_refused() {
+        for (flags, message) in [
+            ("--resign movecount=4294967296 score=100000", "--resign movecount=4294967296: must be from 1 to 1000"),
+            ("--resign movecount=0 score=100", "--resign movecount=0: must be from 1 to 1000"),
+            ("--resign movecount=1 score=4294967296", "--resign score=4294967296: must be from 0 to 1000000"),
+            ("--draw movenumber=0 movecount=2147483648 score=100000", "--draw movecount=2147483648: must be from 1"),
+            ("--draw movenumber=10001 movecount=8 score=10", "--draw movenumber=10001: must be from 0 to 10000"),
+            ("--draw movenumber=40 movecount=8 score=1000001", "--draw score=1000001: must be from 0 to 1000000"),
+        ] {
+            let e = error(&format!("--nodes 100 {flags}"));
+            assert!(e.contains(message), "{flags}: {e}");
+        }
+        let s = parse("--nodes 100 --resign movecount=1000 score=0 --draw movenumber=10000 movecount=1 score=1000000");
+        let s = s.unwrap();
+        assert_eq!(s.resign, Some(ResignAdjudication { movecount: 1000, score: 0 }));
+        assert_eq!(s.draw, Some(DrawAdjudication { movenumber: 10_000, movecount: 1, score: 1_000_000 }));
+    }
+
+    #[test]
+    fn json_has_null_for_an_infinite_elo_or_no_pair_and_never_minus_zero() {
+        let settings = parse("--nodes 100").unwrap();
+        // Every game won, no pair finished yet.
+        let s = Summary { first: Trinomial { wins: 3, draws: 0, losses: 0 }, ..Summary::default() };
+        let j = summary_json(&s, &settings);
+        assert_eq!((j["elo"].is_null(), j["elo_error"].is_null()), (true, true), "{j}");
+        assert!(j["elo_pentanomial"].is_null() && j["elo_error_pentanomial"].is_null(), "{j}");
+        assert_eq!(j["score"], 1.0);
+        // Every pair won twice.
+        let s = Summary {
+            first: Trinomial { wins: 4, draws: 0, losses: 0 },
+            pairs: Pentanomial { counts: [0, 0, 0, 0, 2] },
+            ..Summary::default()
+        };
+        let j = summary_json(&s, &settings);
+        assert!(j["elo_pentanomial"].is_null() && j["elo_error_pentanomial"].is_null(), "{j}");
+        // Only draws: Elo 0 (not -0) with no spread.
+        let s = Summary {
+            first: Trinomial { wins: 0, draws: 4, losses: 0 },
+            pairs: Pentanomial { counts: [0, 0, 2, 0, 0] },
+            ..Summary::default()
+        };
+        let j = summary_json(&s, &settings);
+        for key in ["elo", "elo_error", "elo_pentanomial", "elo_error_pentanomial"] {
+            assert_eq!(serde_json::to_string(&j[key]).unwrap(), "0.0", "{key}: {j}");
+        }
+        assert_eq!(json_number(-0.0).to_string(), "0.0");
+        assert_eq!(json_number(f64::NAN), serde_json::Value::Null);
+        assert_eq!(json_number(f64::NEG_INFINITY), serde_json::Value::Null);
+    }
+
+    #[test]
+    fn status_line_prints_an_infinite_elo_without_an_error_bar() {
+        let settings = parse("--nodes 100").unwrap();
+        let s = Summary { first: Trinomial { wins: 0, draws: 0, losses: 2 }, ..Summary::default() };
+        let line = status_line(&s, &settings);
+        assert!(line.ends_with("score 0.000, Elo -inf"), "{line}");
+        let s = Summary { first: Trinomial { wins: 0, draws: 2, losses: 0 }, ..Summary::default() };
+        let line = status_line(&s, &settings);
+        assert!(line.ends_with("score 0.500, Elo +0.0 ± 0.0"), "{line}");
+    }
 }
