@@ -267,12 +267,16 @@ fn an_engine_that_writes_gbk_plays_on() {
         "2",
         "--json",
     ]);
-    let s = summary(&out);
-    assert_eq!(s["games"], 2, "{s}");
+    games_end_by_the_rules(&summary(&out), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The summary counts `games` games, every one ended by a rule of the game (no crash, timeout or disconnect).
+fn games_end_by_the_rules(s: &serde_json::Value, games: u64) {
+    assert_eq!(s["games"], games, "{s}");
     for r in s["reasons"].as_object().unwrap().keys() {
         assert!(RULES.contains(&r.as_str()), "a game ended by {r}: {s}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -292,11 +296,7 @@ fn ucci_engine_against_uci_engine() {
         "2",
         "--json",
     ]);
-    let s = summary(&out);
-    assert_eq!(s["games"], 2);
-    for r in s["reasons"].as_object().unwrap().keys() {
-        assert!(RULES.contains(&r.as_str()), "a game ended by {r}");
-    }
+    games_end_by_the_rules(&summary(&out), 2);
 }
 
 #[test]
