@@ -535,9 +535,11 @@ impl Uci {
 
     /// A new table of `mb` megabytes, or an error (and the old table kept) when the memory cannot be had.
     fn resize_table(&mut self, mb: usize) -> Result<(), String> {
-        let tt = TranspositionTable::try_new(mb).map_err(|e| e.to_string())?;
+        let tt = Arc::new(TranspositionTable::try_new(mb).map_err(|e| e.to_string())?);
+        // `readyok` comes at once; the pages are faulted in meanwhile, before the first search needs them.
+        tt.prefault_in_background();
         self.settings.hash_mb = mb;
-        self.tt = Arc::new(tt);
+        self.tt = tt;
         Ok(())
     }
 
@@ -775,7 +777,7 @@ fn probe(tt: &TranspositionTable, pos: &Position) -> String {
 
 /// UCCI `info` lines: depth, score and the best line that is not banned; time and nodes.
 fn report_ucci(out: &Output, r: &SearchResult<Move>, sig: &Signals, start: Instant) {
-    let nodes = sig.nodes.load(Ordering::Relaxed).max(r.stats.total_nodes());
+    let nodes = sig.nodes.load(Ordering::Relaxed).max(r.stats.nodes());
     if let Some(line) = r.lines.first() {
         let pv: Vec<String> = line.pv.iter().map(Move::to_string).collect();
         out.line(&format!("info depth {} score {} pv {}", r.depth, line.score, pv.join(" ")));
@@ -809,7 +811,7 @@ pub fn parse_position(words: &[&str]) -> Result<Position, String> {
 
 fn report(out: &Output, r: &SearchResult<Move>, sig: &Signals, tt: &TranspositionTable, start: Instant) {
     let elapsed = start.elapsed();
-    let nodes = sig.nodes.load(Ordering::Relaxed).max(r.stats.total_nodes());
+    let nodes = sig.nodes.load(Ordering::Relaxed).max(r.stats.nodes());
     let ms = elapsed.as_millis().max(1) as u64;
     let nps = nodes * 1000 / ms;
     for (k, line) in r.lines.iter().enumerate() {

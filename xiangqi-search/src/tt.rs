@@ -6,7 +6,9 @@
 //! the one with the least depth, counting entries from older searches as shallower.
 
 use crate::game::{Score, MATE_BOUND};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Weak};
+use zerocopy::FromZeros;
 
 /// What a stored score says about the true score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,27 +36,41 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
-#[derive(Default)]
-#[repr(C)]
-struct Entry {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
-}
+/// One entry: the key XOR the data, then the data, as two atomic words.
+type Entry = [AtomicU64; 2];
 
+/// Entries per cluster: four entries of 16 bytes fill one 64-byte cache line.
 const CLUSTER: usize = 4;
 
-/// Four entries on one cache line: the alignment makes a probe touch one line, not two.
-#[derive(Default)]
-#[repr(C, align(64))]
-struct Cluster([Entry; CLUSTER]);
+/// The cache line a cluster is aligned to.
+const LINE: usize = 64;
 
-const _: () = assert!(std::mem::size_of::<Cluster>() == 64 && std::mem::align_of::<Cluster>() == 64);
+const _: () = assert!(std::mem::size_of::<[Entry; CLUSTER]>() == LINE);
 
 /// The shared table. `&TranspositionTable` is `Sync`: threads probe and store without locks.
+///
+/// The memory comes zeroed from the allocator (`calloc`, which for a large table maps the operating system's
+/// zero pages and touches nothing), so a table of gigabytes is ready at once; its pages are faulted in as the
+/// search writes to them. Cluster `i` is entries `base + 4i .. base + 4i + 4`, where `base` puts the first
+/// cluster on a cache line, so that a probe touches one line.
+///
+/// A page is faulted in by the first write to it, which on a fresh table would fall in the middle of a search
+/// (a search of a few seconds writes to most pages of even a large table, each fault costing microseconds). An
+/// engine therefore faults the pages in before searching: [`TranspositionTable::prefault`] on all threads at
+/// once, or [`TranspositionTable::prefault_in_background`] while it answers its GUI.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    entries: Box<[Entry]>,
+    /// The first entry of the first cluster.
+    base: usize,
+    /// The number of clusters.
+    clusters: usize,
     generation: AtomicU8,
+    /// Nothing was stored since the table was made or cleared: every entry is zero, and clearing has nothing to do.
+    fresh: AtomicBool,
 }
+
+/// Entries per 4 KB page: touching one of them faults the page in.
+const ENTRIES_PER_PAGE: usize = 4096 / std::mem::size_of::<Entry>();
 
 /// Scores are stored relative to the node (mate in n from here), and read back relative to the root.
 #[inline(always)]
@@ -138,25 +154,79 @@ impl TranspositionTable {
     /// ```
     pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
         let mb = mb.clamp(1, 1 << 16);
-        let n = ((mb << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::new();
-        clusters.try_reserve_exact(n).map_err(|_| TableAllocError { mb })?;
-        clusters.resize_with(n, Cluster::default);
-        Ok(TranspositionTable { clusters, generation: AtomicU8::new(0) })
+        let clusters = ((mb << 20) / LINE).max(1);
+        // Room for the alignment: at most three entries before the first line boundary.
+        let len = clusters * CLUSTER + CLUSTER - 1;
+        let entries = <[Entry]>::new_box_zeroed_with_elems(len).map_err(|_| TableAllocError { mb })?;
+        let misalign = entries.as_ptr() as usize % LINE;
+        let size = std::mem::size_of::<Entry>();
+        // An allocation on a 16-byte boundary (every large one) can be moved to the line; another stays as it is.
+        let base = if misalign % size == 0 { (LINE - misalign) % LINE / size } else { 0 };
+        Ok(TranspositionTable { entries, base, clusters, generation: AtomicU8::new(0), fresh: AtomicBool::new(true) })
+    }
+
+    /// Faults every page of the table in now, on all the machine's threads, so that no search pays for it (a
+    /// table of 8 GB takes a few seconds). The entries keep their values: each page gets an atomic write of
+    /// nothing (`fetch_or(0)`), which a concurrent search cannot lose a store to.
+    pub fn prefault(&self) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = self.entries.len().div_ceil(threads).max(1);
+        std::thread::scope(|scope| {
+            for part in self.entries.chunks(chunk) {
+                scope.spawn(move || touch_pages(part));
+            }
+        });
+    }
+
+    /// [`TranspositionTable::prefault`] on one background thread, so that a UCI engine answers `readyok` at once
+    /// and its first search finds the table (mostly) faulted in. The thread holds the table only a few
+    /// megabytes at a time: once the last other owner drops it, the thread stops and the memory is freed.
+    pub fn prefault_in_background(self: &Arc<Self>) {
+        let weak: Weak<TranspositionTable> = Arc::downgrade(self);
+        let len = self.entries.len();
+        let spawned = std::thread::Builder::new().name("tt-prefault".to_owned()).spawn(move || {
+            const CHUNK: usize = 1 << 20; // entries: 16 MB
+            let mut start = 0;
+            while start < len {
+                let Some(tt) = weak.upgrade() else { return };
+                touch_pages(&tt.entries[start..(start + CHUNK).min(len)]);
+                start += CHUNK;
+            }
+        });
+        // Without a thread the pages are simply faulted in by the search.
+        drop(spawned);
     }
 
     /// The size in megabytes.
     pub fn size_mb(&self) -> usize {
-        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
+        (self.clusters * LINE) >> 20
     }
 
     /// Empties the table (`ucinewgame`, `Clear Hash`). Not to be called during a search.
+    ///
+    /// The work is split over the machine's threads, and an entry that is already empty is only read, not
+    /// written: a page the search never wrote to stays unmapped (or mapped to the shared zero page), so clearing a
+    /// new table costs little time and no memory.
     pub fn clear(&self) {
-        for e in self.entries() {
-            e.data.store(0, Ordering::Relaxed);
-            e.key_xor_data.store(0, Ordering::Relaxed);
+        if self.fresh.load(Ordering::Relaxed) {
+            return;
         }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = self.entries.len().div_ceil(threads).max(1);
+        std::thread::scope(|scope| {
+            for part in self.entries.chunks(chunk) {
+                scope.spawn(move || {
+                    for e in part {
+                        if e[1].load(Ordering::Relaxed) != 0 || e[0].load(Ordering::Relaxed) != 0 {
+                            e[1].store(0, Ordering::Relaxed);
+                            e[0].store(0, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
         self.generation.store(0, Ordering::Relaxed);
+        self.fresh.store(true, Ordering::Relaxed);
     }
 
     /// Starts a new search: older entries become easier to replace.
@@ -167,16 +237,17 @@ impl TranspositionTable {
     #[inline(always)]
     fn cluster(&self, key: u64) -> &[Entry; CLUSTER] {
         // Multiply-shift maps the key onto the clusters without a division.
-        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[i].0
+        let i = ((key as u128 * self.clusters as u128) >> 64) as usize;
+        let start = self.base + i * CLUSTER;
+        self.entries[start..start + CLUSTER].try_into().expect("a cluster is four entries")
     }
 
     /// The entry stored for `key`, its score adjusted to `ply`.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         for e in self.cluster(key) {
-            let data = e.data.load(Ordering::Relaxed);
-            if data != 0 && e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+            let data = e[1].load(Ordering::Relaxed);
+            if data != 0 && e[0].load(Ordering::Relaxed) ^ data == key {
                 let (mut hit, _) = unpack(data);
                 hit.score = score_from_tt(hit.score, ply);
                 return Some(hit);
@@ -199,13 +270,16 @@ impl TranspositionTable {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, key: u64, ply: usize, mv: u16, score: Score, eval: Score, depth: i32, bound: Bound) {
+        if self.fresh.load(Ordering::Relaxed) {
+            self.fresh.store(false, Ordering::Relaxed);
+        }
         let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
         let cluster = self.cluster(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, e) in cluster.iter().enumerate() {
-            let data = e.data.load(Ordering::Relaxed);
-            if data == 0 || e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+            let data = e[1].load(Ordering::Relaxed);
+            if data == 0 || e[0].load(Ordering::Relaxed) ^ data == key {
                 victim = i;
                 // Keep the old move when the new result has none.
                 if mv == 0 && data != 0 {
@@ -230,28 +304,35 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn write(e: &Entry, key: u64, data: u64) {
-        e.data.store(data, Ordering::Relaxed);
-        e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        e[1].store(data, Ordering::Relaxed);
+        e[0].store(key ^ data, Ordering::Relaxed);
     }
 
-    fn entries(&self) -> impl Iterator<Item = &Entry> {
-        self.clusters.iter().flat_map(|c| &c.0)
+    /// The entries of the clusters, in order.
+    fn entries(&self) -> &[Entry] {
+        &self.entries[self.base..self.base + self.clusters * CLUSTER]
     }
 
     /// How full the table is, in permille, from the first thousand entries written by the current search (UCI
     /// `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
-        let n = (self.clusters.len() * CLUSTER).min(1000);
-        let used = self
-            .entries()
-            .take(n)
+        let n = (self.clusters * CLUSTER).min(1000);
+        let used = self.entries()[..n]
+            .iter()
             .filter(|e| {
-                let d = e.data.load(Ordering::Relaxed);
+                let d = e[1].load(Ordering::Relaxed);
                 d != 0 && unpack(d).1 == generation
             })
             .count();
         (used * 1000 / n.max(1)) as u32
+    }
+}
+
+/// Writes nothing, atomically, to one entry of each page of `entries`, which faults the page in.
+fn touch_pages(entries: &[Entry]) {
+    for e in entries.iter().step_by(ENTRIES_PER_PAGE) {
+        e[1].fetch_or(0, Ordering::Relaxed);
     }
 }
 
@@ -294,5 +375,36 @@ mod tests {
         assert!(tt.probe(keys[0], 0).is_none(), "the shallowest entry is replaced");
         assert!(tt.probe(keys[4], 0).is_some());
         assert!(tt.hashfull() > 0);
+    }
+
+    #[test]
+    fn clusters_sit_on_cache_lines() {
+        for mb in [1, 3, 64] {
+            let tt = TranspositionTable::new(mb);
+            assert_eq!(tt.size_mb(), mb);
+            for key in [0, 1, u64::MAX / 3, u64::MAX] {
+                assert_eq!(tt.cluster(key).as_ptr() as usize % LINE, 0, "{mb} MB, key {key}");
+            }
+            // The last cluster is inside the allocation.
+            assert!(tt.base + tt.clusters * CLUSTER <= tt.entries.len());
+        }
+    }
+
+    #[test]
+    fn prefaulting_and_clearing_keep_what_they_should() {
+        let tt = Arc::new(TranspositionTable::new(2));
+        tt.store(77, 0, 5, 10, 0, 3, Bound::Exact);
+        // Faulting the pages in changes no entry, in the foreground or in the background.
+        tt.prefault();
+        tt.prefault_in_background();
+        assert_eq!(tt.probe(77, 0).map(|h| h.score), Some(10));
+        // A store after a clear is cleared by the next clear.
+        tt.clear();
+        assert!(tt.probe(77, 0).is_none());
+        tt.clear();
+        tt.store(78, 0, 5, 11, 0, 3, Bound::Exact);
+        assert!(tt.probe(78, 0).is_some());
+        tt.clear();
+        assert!(tt.probe(78, 0).is_none());
     }
 }
