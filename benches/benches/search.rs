@@ -28,7 +28,7 @@ fn bench_presets(c: &mut Criterion) {
             b.iter(|| {
                 positions
                     .iter()
-                    .map(|p| spec.run(p.clone(), EngineEval::new(p), &Limits::depth(depth)).stats.total_nodes())
+                    .map(|p| spec.run(p.clone(), EngineEval::new(p), &Limits::depth(depth)).stats.nodes())
                     .sum::<u64>()
             })
         });

@@ -2,6 +2,7 @@
 
 use crate::CmdResult;
 use serde_json::{json, Map, Value};
+use std::io::Write;
 use xiangqi_cli::engine::{red_view, trace_table};
 use xiangqi_core::Color;
 use xiangqi_eval::{Evaluator, Score, Term, Trace};
@@ -10,7 +11,7 @@ use xiangqi_eval::{Evaluator, Score, Term, Trace};
 #[derive(clap::Args)]
 pub struct EvalArgs {
     /// Position (default: the start position).
-    #[arg(long, default_value = xiangqi_core::START_FEN)]
+    #[arg(long, default_value = xiangqi_core::START_FEN, hide_default_value = true)]
     pub fen: String,
     /// Print one JSON object: `total` (for the side to move) and `terms` (each per side, mg/eg, and its tapered value
     /// from Red's view).
@@ -22,10 +23,11 @@ pub struct EvalArgs {
 pub fn run(args: &EvalArgs) -> CmdResult {
     let pos = crate::parse_fen(&args.fen)?;
     let trace = Evaluator::default().trace(&pos);
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&pos.fen(), &trace))?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&pos.fen(), &trace))?)?;
     } else {
-        print!("{}", trace_table(&pos.fen(), &trace));
+        write!(out, "{}", trace_table(&pos.fen(), &trace))?;
     }
     Ok(())
 }

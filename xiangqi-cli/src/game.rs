@@ -14,7 +14,7 @@ use xiangqi_core::{Color, Game, GameResult};
 #[derive(clap::Args)]
 pub struct GameArgs {
     /// Start position (default: the start position).
-    #[arg(long, default_value = xiangqi_core::START_FEN)]
+    #[arg(long, default_value = xiangqi_core::START_FEN, hide_default_value = true)]
     pub fen: String,
     /// The moves played, in UCI notation, separated by spaces.
     #[arg(long, default_value = "")]

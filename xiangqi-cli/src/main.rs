@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi_core::{Position, START_FEN};
 
+mod args;
 mod eval;
 mod game;
 mod matches;
@@ -24,13 +25,13 @@ enum Command {
     /// Count the leaves of the legal move tree (perft), with time and nodes per second.
     Perft {
         /// Position to start from (default: the start position).
-        #[arg(long, default_value = START_FEN)]
+        #[arg(long, default_value = START_FEN, hide_default_value = true)]
         fen: String,
         /// Depth in plies.
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=12))]
+        #[arg(long, default_value_t = 5, value_parser = args::range::<u32>(1, 12), allow_hyphen_values = true)]
         depth: u32,
         /// Worker threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        #[arg(long, default_value_t = 1, value_parser = args::range::<u32>(1, 1024), allow_hyphen_values = true)]
         threads: u32,
         /// Print the count below each legal move.
         #[arg(long)]
@@ -45,10 +46,10 @@ enum Command {
     /// Print the legal moves in UCI notation, space-separated, sorted.
     Moves {
         /// Position (default: the start position).
-        #[arg(long, default_value = START_FEN, conflicts_with = "stdin")]
+        #[arg(long, default_value = START_FEN, hide_default_value = true, conflicts_with = "stdin")]
         fen: String,
-        /// Read one FEN per line from standard input and print one line of moves per FEN
-        /// (`error: ...` for a bad FEN or a line that is not UTF-8).
+        /// Read one FEN per line from standard input and print one line of moves per FEN (`error: ...` for a bad
+        /// FEN or a line that is not UTF-8). Every line is answered; the exit code is 1 when any line was bad.
         #[arg(long)]
         stdin: bool,
     },
@@ -65,13 +66,13 @@ enum Command {
     /// Search the bench positions to a fixed depth: the total node count is the search's signature.
     Bench {
         /// Depth of each search.
-        #[arg(long, default_value_t = xiangqi_cli::bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=40))]
+        #[arg(long, default_value_t = xiangqi_cli::bench::BENCH_DEPTH, value_parser = args::range::<u32>(1, 40), allow_hyphen_values = true)]
         depth: u32,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=32768))]
+        #[arg(long, default_value_t = 16, value_parser = args::range::<u64>(1, 32768), allow_hyphen_values = true)]
         hash: u64,
         /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = args::range::<u64>(1, 256), allow_hyphen_values = true)]
         threads: u64,
         /// The variant.
         #[arg(long, default_value = xiangqi_cli::uci::DEFAULT_VARIANT)]
@@ -87,7 +88,7 @@ enum Command {
     /// Draw the board in the terminal.
     Show {
         /// Position (default: the start position).
-        #[arg(long, default_value = START_FEN)]
+        #[arg(long, default_value = START_FEN, hide_default_value = true)]
         fen: String,
     },
 }
@@ -116,12 +117,41 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`xiangqi perft --divide | head -2`): the output was wanted no further, so the
+        // command ends quietly and successfully, as Unix tools do.
+        Err(e) if is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<BadLines>().is_some() => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }
 }
+
+/// Whether `e` (or what it wraps) is a write to a closed pipe.
+fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
+}
+
+/// Some input lines were bad: each was answered with `error: ...` on standard output already, so nothing more is
+/// printed, but the exit code says so.
+#[derive(Debug)]
+struct BadLines(usize);
+
+impl std::fmt::Display for BadLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bad line(s)", self.0)
+    }
+}
+
+impl std::error::Error for BadLines {}
 
 /// What a command returns: an error is printed as `error: ...` and the exit code is 1.
 pub(crate) type CmdResult = Result<(), Box<dyn std::error::Error>>;
@@ -210,26 +240,39 @@ fn moves(fen: &str, stdin: bool) -> CmdResult {
         return Ok(());
     }
     // Raw lines: one that is not UTF-8 is a bad line like any other, not the end of the run.
+    let mut bad = 0;
     for line in std::io::stdin().lock().split(b'\n') {
         let line = line?;
         match std::str::from_utf8(&line) {
             Ok(text) => match Position::from_fen(text.trim()) {
                 Ok(pos) => writeln!(out, "{}", moves_line(&pos))?,
-                Err(e) => writeln!(out, "error: {e}")?,
+                Err(e) => {
+                    bad += 1;
+                    writeln!(out, "error: {e}")?
+                }
             },
-            Err(e) => writeln!(out, "error: the line is not valid UTF-8 ({e})")?,
+            Err(e) => {
+                bad += 1;
+                writeln!(out, "error: the line is not valid UTF-8 ({e})")?
+            }
         }
+    }
+    out.flush()?;
+    if bad > 0 {
+        return Err(BadLines(bad).into());
     }
     Ok(())
 }
 
+/// The board, then its FEN and key with the labels UCI's `d` uses (`Fen: `, `Key: ` in upper-case hex).
 fn show(fen: &str) -> CmdResult {
     let pos = parse_fen(fen)?;
-    println!("{pos}");
-    println!("fen {}", pos.fen());
-    println!("key {:016x}", pos.key());
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{pos}")?;
+    writeln!(out, "Fen: {}", pos.fen())?;
+    writeln!(out, "Key: {:016X}", pos.key())?;
     if pos.in_check() {
-        println!("{} is in check", pos.turn());
+        writeln!(out, "{} is in check", pos.turn())?;
     }
     Ok(())
 }

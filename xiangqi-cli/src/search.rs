@@ -12,26 +12,26 @@ use xiangqi_search::{Limits, Score, SearchResult, VariantSpec, MATE, MATE_BOUND,
 #[derive(clap::Args)]
 pub struct SearchArgs {
     /// Position (default: the start position).
-    #[arg(long, default_value = START_FEN)]
+    #[arg(long, default_value = START_FEN, hide_default_value = true)]
     pub fen: String,
     /// Search this many plies: one fixed-depth pass, except that the engine's additions (`--variant engine`) and
     /// more than one thread deepen iteratively up to this depth. The default when no limit is given is 4.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), group = "limit")]
+    #[arg(long, value_parser = crate::args::range::<u32>(1, 64), allow_hyphen_values = true, group = "limit")]
     pub depth: Option<u32>,
     /// Deepen iteratively until about this many nodes are searched.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), group = "limit")]
+    #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true, group = "limit")]
     pub nodes: Option<u64>,
     /// Deepen iteratively for this many milliseconds.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), group = "limit")]
+    #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true, group = "limit")]
     pub movetime: Option<u64>,
     /// The variant: a preset or parts joined with '+' (see `xiangqi search --list`).
     #[arg(long, default_value = "pvs+nmp+qs+order")]
     pub variant: String,
     /// Transposition table size in MB (for variants with the engine's additions).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=32768))]
+    #[arg(long, default_value_t = 16, value_parser = crate::args::range::<u64>(1, 32768), allow_hyphen_values = true)]
     pub hash: u64,
     /// Search threads (Lazy SMP; one thread is reproducible).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::range::<u64>(1, 256), allow_hyphen_values = true)]
     pub threads: u64,
     /// List the presets and parts, then exit.
     #[arg(long)]
@@ -45,10 +45,10 @@ pub struct SearchArgs {
 #[derive(clap::Args)]
 pub struct CompareArgs {
     /// Position (default: the start position).
-    #[arg(long, default_value = START_FEN)]
+    #[arg(long, default_value = START_FEN, hide_default_value = true)]
     pub fen: String,
     /// Depth in plies.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=12))]
+    #[arg(long, value_parser = crate::args::range::<u32>(1, 12), allow_hyphen_values = true)]
     pub depth: u32,
     /// Variants to compare, separated by commas (default: every preset).
     #[arg(long, value_delimiter = ',')]
@@ -94,10 +94,11 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
     json!({
         "depth": r.depth,
         "seldepth": s.seldepth,
-        "nodes": s.nodes,
+        "nodes": s.nodes(),
+        "main_nodes": s.main_nodes,
+        "interior_nodes": s.interior_nodes(),
         "leaf_nodes": s.leaf_nodes,
-        "qnodes": s.qnodes,
-        "total_nodes": s.total_nodes(),
+        "quiescence_nodes": s.quiescence_nodes,
         "beta_cutoffs": s.beta_cutoffs,
         "first_move_cutoffs": s.first_move_cutoffs,
         "first_move_cutoff_rate": s.first_move_cutoff_rate(),
@@ -131,7 +132,7 @@ pub fn run_search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> Search
 /// Runs the `search` command.
 pub fn run(args: &SearchArgs) -> CmdResult {
     if args.list {
-        print!("{}", list_variants());
+        write!(std::io::stdout(), "{}", list_variants())?;
         return Ok(());
     }
     let pos = parse_fen(&args.fen)?;
@@ -146,6 +147,8 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     };
     let r = if args.threads > 1 || spec.engine {
         let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::try_new(args.hash as usize)?);
+        // Fault the table in before the clock starts, so that a large one does not slow the search down.
+        tt.prefault();
         xiangqi_search::search_smp(&spec, &pos, EngineEval::new, &limits, tt, args.threads as usize, |_| {})
     } else {
         run_search(&spec, &pos, &limits)
@@ -156,7 +159,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     if args.json {
         let obj = json!({
             "fen": pos.fen(), "variant": spec.to_string(), "best_move": r.best_move.map(|m| m.to_string()),
-            "score": r.score, "score_text": score_text(r.score), "pv": pv, "nodes": r.stats.total_nodes(),
+            "score": r.score, "score_text": score_text(r.score), "pv": pv, "nodes": r.stats.nodes(),
             "stats": stats_json(&r),
         });
         writeln!(out, "{obj}")?;
@@ -168,7 +171,15 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     writeln!(out, "score              {}", score_text(r.score))?;
     writeln!(out, "pv                 {}", pv.join(" "))?;
     writeln!(out, "depth              {} (seldepth {})", r.depth, s.seldepth)?;
-    writeln!(out, "nodes              {} (leaves {}, quiescence {})", s.nodes, s.leaf_nodes, s.qnodes)?;
+    writeln!(
+        out,
+        "nodes              {} = main search {} (interior {}, leaves {}) + quiescence {}",
+        s.nodes(),
+        s.main_nodes,
+        s.interior_nodes(),
+        s.leaf_nodes,
+        s.quiescence_nodes
+    )?;
     writeln!(
         out,
         "beta cutoffs       {} ({:.1}% on the first move)",
@@ -217,10 +228,10 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             if args.plot.is_some() {
                 let mut points = Vec::new();
                 for d in 1..args.depth {
-                    points.push((d, run_search(&s, &pos, &Limits::depth(d)).stats.total_nodes()));
+                    points.push((d, run_search(&s, &pos, &Limits::depth(d)).stats.nodes()));
                 }
                 let r = run_search(&s, &pos, &limits);
-                points.push((args.depth, r.stats.total_nodes()));
+                points.push((args.depth, r.stats.nodes()));
                 curves.push((n.clone(), points));
                 (n, s, r)
             } else {
@@ -233,8 +244,9 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
         plot_nodes(path, &place, &curves)?;
         eprintln!("wrote the chart to {}", path.display());
     }
-    let minimax_nodes = results.iter().find(|(n, _, _)| n == "minimax").map(|(_, _, r)| r.stats.nodes);
-    let ratio = |r: &SearchResult<Move>| minimax_nodes.map(|m| r.stats.nodes as f64 / m.max(1) as f64);
+    // Minimax has no quiescence: the ratio compares main-search nodes.
+    let minimax_nodes = results.iter().find(|(n, _, _)| n == "minimax").map(|(_, _, r)| r.stats.main_nodes);
+    let ratio = |r: &SearchResult<Move>| minimax_nodes.map(|m| r.stats.main_nodes as f64 / m.max(1) as f64);
     let mut out = std::io::stdout().lock();
     if args.json {
         let rows: Vec<serde_json::Value> = results
@@ -244,7 +256,8 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
                     "variant": n, "canonical": s.to_string(), "score": r.score,
                     "best_move": r.best_move.map(|m| m.to_string()),
                     "pv": r.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
-                    "nodes": r.stats.nodes, "qnodes": r.stats.qnodes, "beta_cutoffs": r.stats.beta_cutoffs,
+                    "nodes": r.stats.nodes(), "main_nodes": r.stats.main_nodes,
+                    "quiescence_nodes": r.stats.quiescence_nodes, "beta_cutoffs": r.stats.beta_cutoffs,
                     "seconds": r.stats.elapsed.as_secs_f64(), "ratio_to_minimax": ratio(r), "stats": stats_json(r),
                 })
             })
@@ -254,18 +267,19 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
     }
     writeln!(
         out,
-        "{:<18} {:>9} {:<6} {:>11} {:>11} {:>9} {:>9} {:>8} {:>9}",
-        "variant", "score", "best", "nodes", "qnodes", "cutoffs", "1st-cut%", "time s", "vs minimax"
+        "{:<18} {:>9} {:<6} {:>11} {:>11} {:>11} {:>9} {:>9} {:>8} {:>9}",
+        "variant", "score", "best", "nodes", "main", "quiescence", "cutoffs", "1st-cut%", "time s", "vs minimax"
     )?;
     for (n, _, r) in &results {
         writeln!(
             out,
-            "{:<18} {:>9} {:<6} {:>11} {:>11} {:>9} {:>9.1} {:>8.3} {:>9}",
+            "{:<18} {:>9} {:<6} {:>11} {:>11} {:>11} {:>9} {:>9.1} {:>8.3} {:>9}",
             n,
             score_text(r.score).replace("cp ", ""),
             r.best_move.map_or("-".to_owned(), |m| m.to_string()),
-            r.stats.nodes,
-            r.stats.qnodes,
+            r.stats.nodes(),
+            r.stats.main_nodes,
+            r.stats.quiescence_nodes,
             r.stats.beta_cutoffs,
             100.0 * r.stats.first_move_cutoff_rate(),
             r.stats.elapsed.as_secs_f64(),

@@ -24,20 +24,20 @@ pub enum ViewArg {
 #[derive(clap::Args)]
 pub struct TreeArgs {
     /// Position (default: the start position).
-    #[arg(long, default_value = START_FEN, conflicts_with = "synthetic")]
+    #[arg(long, default_value = START_FEN, hide_default_value = true, conflicts_with = "synthetic")]
     pub fen: String,
     /// Search a synthetic tree written inline instead of a position: nested parentheses, leaves are values for
     /// the root player (MAX), e.g. the spec's figure "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9 8) (6))))".
     #[arg(long)]
     pub synthetic: Option<String>,
     /// Depth in plies (default: 2 for a position, the tree's height for --synthetic).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=12))]
+    #[arg(long, value_parser = crate::args::range::<u32>(1, 12), allow_hyphen_values = true)]
     pub depth: Option<u32>,
     /// The variant: a preset or parts joined with '+' (see `xiangqi search --list`).
     #[arg(long, default_value = "alphabeta")]
     pub variant: String,
     /// Draw at most this many nodes, the first ones in search order; the rest are counted in dashed boxes.
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=DEFAULT_CAPACITY as u64))]
+    #[arg(long, default_value_t = 400, value_parser = crate::args::range::<u64>(1, DEFAULT_CAPACITY as u64), allow_hyphen_values = true)]
     pub max_nodes: u64,
     /// Whose point of view windows and values are drawn from.
     #[arg(long, value_enum, default_value = "root")]
@@ -187,7 +187,7 @@ pub fn run(args: &TreeArgs) -> CmdResult {
             drawn.kept, drawn.total
         );
     }
-    println!("wrote {} ({} nodes drawn): {}", args.out.display(), drawn.kept, drawn.summary);
+    writeln!(std::io::stdout(), "wrote {} ({} nodes drawn): {}", args.out.display(), drawn.kept, drawn.summary)?;
     Ok(())
 }
 

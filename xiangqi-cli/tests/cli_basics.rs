@@ -69,7 +69,9 @@ fn moves_lists_legal_moves() {
 fn moves_stdin_reports_bad_lines_and_goes_on() {
     let input = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\nnot a fen\n4k4/9/9/9/9/9/9/9/4R4/3K5 b\n";
     let o = xiangqi(&["moves", "--stdin"], Some(input));
-    assert!(o.status.success());
+    // Every line is answered, and the exit code says that one was bad.
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3);
@@ -84,7 +86,7 @@ fn moves_stdin_reports_a_line_that_is_not_utf8_and_goes_on() {
     input.extend_from_slice(b"4k4/9/9/9/9/9/9/9/4R4/3K5 \xff\xfe b\n");
     input.extend_from_slice(b"4k4/9/9/9/9/9/9/9/4R4/3K5 b\n");
     let o = xiangqi_bytes(&["moves", "--stdin"], Some(&input));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -92,6 +94,128 @@ fn moves_stdin_reports_a_line_that_is_not_utf8_and_goes_on() {
     assert_eq!(lines[0].split_whitespace().count(), 44);
     assert!(lines[1].starts_with("error: ") && lines[1].contains("UTF-8"), "{}", lines[1]);
     assert_eq!(lines[2], "e9f9");
+}
+
+#[test]
+fn moves_stdin_with_only_good_lines_succeeds() {
+    let o = xiangqi(&["moves", "--stdin"], Some("4k4/9/9/9/9/9/9/9/4R4/3K5 b\n\n"));
+    // An empty line is a bad FEN like any other.
+    assert_eq!(o.status.code(), Some(1));
+    let o = xiangqi(&["moves", "--stdin"], Some("4k4/9/9/9/9/9/9/9/4R4/3K5 b\n"));
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "e9f9\n");
+}
+
+/// A reader that goes away (`xiangqi perft --divide | head -2`) ends the command quietly and successfully.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    for args in [
+        &["perft", "--depth", "3", "--divide"][..],
+        &["moves"],
+        &["show"],
+        &["eval"],
+        &["eval", "--json"],
+        &["search", "--depth", "2"],
+        &["search", "--list"],
+        &["compare", "--depth", "1", "--variants", "minimax"],
+        &["bench", "--depth", "1"],
+        &["game", "--moves", "h2e2"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the command writes anything.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{args:?}: {:?} {err}", o.status);
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_gives_each_default_once() {
+    for cmd in ["perft", "moves", "show", "eval", "game", "search", "compare", "tree"] {
+        let o = xiangqi(&[cmd, "--help"], None);
+        let help = stdout(&o);
+        assert!(help.contains("(default: the start position)"), "{cmd}: {help}");
+        assert!(!help.contains("rnbakabnr"), "{cmd} prints the start FEN besides saying it is the default: {help}");
+    }
+}
+
+#[test]
+fn range_errors_say_what_is_allowed() {
+    for (args, want) in [
+        (&["perft", "--depth", "0"][..], "depth must be at least 1"),
+        (&["perft", "--depth", "-1"], "depth must be positive (from 1 to 12)"),
+        (&["perft", "--depth", "13"], "depth must be at most 12"),
+        (&["perft", "--threads", "0"], "threads must be at least 1"),
+        (&["search", "--nodes", "0"], "nodes must be at least 1"),
+        (&["search", "--movetime", "-5"], "movetime must be positive"),
+        (&["search", "--depth", "x"], "depth must be a whole number from 1 to 64"),
+        (&["bench", "--hash", "0"], "hash must be at least 1"),
+        (&["tree", "--max-nodes", "0", "--out", "x.dot"], "max nodes must be at least 1"),
+    ] {
+        let o = xiangqi(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("18446744073709551615") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// `show` and UCI's `d` label the FEN and the key alike.
+#[test]
+fn show_and_uci_d_agree() {
+    let fen = "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1";
+    let show = stdout(&xiangqi(&["show", "--fen", fen], None));
+    let d = stdout(&xiangqi(&[], Some(&format!("position fen {fen}\nd\nquit\n"))));
+    let labelled =
+        |text: &str| -> Vec<String> { text.lines().filter(|l| l.contains(": ")).map(str::to_owned).collect() };
+    assert_eq!(labelled(&show), labelled(&d));
+    assert!(show.contains(&format!("Fen: {fen}")), "{show}");
+    assert!(show.lines().any(|l| l.starts_with("Key: ") && l.len() == 21), "{show}");
+}
+
+/// The node counts add up, under the same names in the text and the JSON of `search`, for every preset:
+/// nodes = main + quiescence, main = interior + leaves, and nodes per second are counted over all nodes.
+#[test]
+fn search_node_counts_add_up_for_every_preset() {
+    for preset in
+        ["minimax", "alphabeta", "negamax", "negamax-ab", "negamax-ab-hard", "pvs", "nmp", "qs", "pvs+nmp+qs", "engine"]
+    {
+        let o = xiangqi(&["search", "--variant", preset, "--depth", "3", "--json"], None);
+        assert!(o.status.success(), "{preset}: {}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let s = &v["stats"];
+        let n = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{preset}: no {k} in {s}"));
+        assert_eq!(v["nodes"].as_u64(), Some(n("nodes")), "{preset}");
+        assert_eq!(n("nodes"), n("main_nodes") + n("quiescence_nodes"), "{preset}: {s}");
+        assert_eq!(n("main_nodes"), n("interior_nodes") + n("leaf_nodes"), "{preset}: {s}");
+        assert!(n("leaf_nodes") <= n("nodes") && n("leaf_nodes") > 0, "{preset}: {s}");
+        let nps = s["nps"].as_u64().unwrap() as f64;
+        let seconds = s["seconds"].as_f64().unwrap();
+        assert!((nps - n("nodes") as f64 / seconds).abs() <= 1.0, "{preset}: {s}");
+        if preset.contains("qs") || preset == "engine" {
+            assert!(n("quiescence_nodes") > 0, "{preset}: {s}");
+        }
+        // The text form says the same.
+        let o = xiangqi(&["search", "--variant", preset, "--depth", "3"], None);
+        let text = stdout(&o);
+        let line = text.lines().find(|l| l.starts_with("nodes ")).unwrap();
+        let numbers: Vec<u64> =
+            line.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(|w| w.parse().unwrap()).collect();
+        let [total, main, interior, leaves, quiescence] = numbers[..] else { panic!("{line}") };
+        assert_eq!((total, main), (main + quiescence, interior + leaves), "{preset}: {line}");
+        if preset != "engine" {
+            // One thread at a fixed depth: the same search both times.
+            assert_eq!((total, leaves), (n("nodes"), n("leaf_nodes")), "{preset}: {line}");
+        }
+    }
 }
 
 #[test]
@@ -151,6 +275,7 @@ fn show_draws_the_board() {
     let out = stdout(&o);
     assert!(out.contains("a b c d e f g h i"));
     assert!(out.contains("black is in check"));
+    assert!(out.contains("Fen: 4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1"), "{out}");
 }
 
 /// A `--hash` the machine cannot give (here a 2 GB address-space limit against a 4 GB table) is an error, not an

@@ -405,3 +405,35 @@ fn score_adjudication_ends_games() {
     assert_eq!(reasons.get("adjudication-resign").and_then(|v| v.as_u64()), Some(2), "{s}");
     assert_eq!(s["draws"], 0);
 }
+
+/// The text summary says what it measured in words: the time control, whose Elo over whom, an infinite Elo and why.
+#[test]
+fn the_text_summary_reads_plainly() {
+    let dir = temp_dir("summary");
+    let crash = fake_engine(&dir, "crash", "exit 3");
+    let out = run(&[
+        "--engine",
+        &format!("cmd={XQ}"),
+        "name=engine",
+        "--engine",
+        &format!("cmd={crash}"),
+        "name=crash",
+        "--nodes",
+        "2000",
+        "--games",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = |start: &str| text.lines().find(|l| l.starts_with(start)).unwrap_or_else(|| panic!("{start}: {text}"));
+    assert!(line("Time control: ").starts_with("Time control: 2000 nodes a move (the match took "), "{text}");
+    assert_eq!(
+        line("Elo of "),
+        "Elo of engine over crash: +inf (every one won: no finite estimate) (95% interval, game by game)"
+    );
+    assert!(
+        text.contains("Game pairs scoring [0, ½, 1, 1½, 2]: [0, 0, 0, 0, 1]; Elo of engine over crash: +inf"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -24,12 +24,12 @@ fn matrix(fen: &str, depth: u32) -> String {
     for row in v["variants"].as_array().unwrap() {
         let pv: Vec<&str> = row["pv"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
         s.push_str(&format!(
-            "{:<18} score {:>6} best {} nodes {:>8} qnodes {:>8} pv {}\n",
+            "{:<18} score {:>6} best {} main {:>8} quiescence {:>8} pv {}\n",
             row["variant"].as_str().unwrap(),
             row["score"],
             row["best_move"].as_str().unwrap_or("-"),
-            row["nodes"],
-            row["qnodes"],
+            row["main_nodes"],
+            row["quiescence_nodes"],
             pv.join(" ")
         ));
     }

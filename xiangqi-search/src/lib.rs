@@ -33,7 +33,7 @@
 //! let nab = Searcher::<_, _, NegamaxAb>::new(pos, Material).search(&Limits::depth(3));
 //! assert_eq!(minimax.score, ab.score);
 //! assert_eq!(ab.score, nab.score);
-//! assert!(ab.stats.nodes < minimax.stats.nodes);
+//! assert!(ab.stats.main_nodes < minimax.stats.main_nodes);
 //! assert_eq!(ab.best_move.unwrap().to_string(), "f0f5"); // the chariot takes the undefended chariot
 //! ```
 

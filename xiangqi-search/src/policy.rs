@@ -143,7 +143,7 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
         }
         s.observer.edge(ply, Some(m));
         s.make(m);
-        s.stats.qnodes += 1;
+        s.stats.quiescence_nodes += 1;
         s.observer.enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
         let score = -quiesce(s, -beta, -alpha, ply + 1);
         s.unmake();

@@ -19,7 +19,7 @@
 //! let r = s.search(&Limits::depth(4));
 //! let rec = &s.observer;
 //! // Every node entered is recorded, plus the three moves the cutoffs skipped.
-//! assert_eq!(rec.searched_count() as u64, r.stats.nodes);
+//! assert_eq!(rec.searched_count() as u64, r.stats.main_nodes);
 //! assert_eq!(rec.pruned_count(), 3);
 //! assert_eq!(rec.node(rec.roots()[0]).visit().unwrap().value, Some(6));
 //! let dot = rec.to_dot(&Default::default());

@@ -117,14 +117,26 @@ impl Default for SearchOptions {
 }
 
 /// What a search counted.
+///
+/// Node counts are defined once, here, and used under these names everywhere (`xiangqi search`, `compare`,
+/// `bench`, the JSON outputs and UCI `info`):
+///
+/// - [`Stats::nodes`]: every position the search visited, the main search's and quiescence's. This is what node
+///   limits count, what `info nodes` reports and what nodes per second are computed over.
+/// - [`Stats::main_nodes`]: positions visited by the main (full-width) search, the root and the horizon included;
+/// - [`Stats::leaf_nodes`]: those of them at the horizon, where the static evaluation or quiescence was called;
+/// - [`Stats::interior_nodes`]: the others, `main_nodes - leaf_nodes`, where moves were searched;
+/// - [`Stats::quiescence_nodes`]: positions visited by quiescence beyond the horizon (a horizon node is a main node).
+///
+/// So `nodes = main_nodes + quiescence_nodes` and `main_nodes = interior_nodes + leaf_nodes`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Positions visited by the main search, horizon (depth 0) nodes included.
-    pub nodes: u64,
-    /// Horizon nodes: where the static evaluation or quiescence was called.
+    /// Positions visited by the main search, the root and the horizon (depth 0) nodes included.
+    pub main_nodes: u64,
+    /// Main-search nodes at the horizon: where the static evaluation or quiescence was called.
     pub leaf_nodes: u64,
     /// Positions visited by quiescence beyond the horizon.
-    pub qnodes: u64,
+    pub quiescence_nodes: u64,
     /// Nodes that failed high (`score >= beta`).
     pub beta_cutoffs: u64,
     /// Of those, the ones where the first move searched caused the cutoff.
@@ -169,8 +181,13 @@ pub struct Stats {
 
 impl Stats {
     /// Every position visited: main search plus quiescence.
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes + self.qnodes
+    pub fn nodes(&self) -> u64 {
+        self.main_nodes + self.quiescence_nodes
+    }
+
+    /// Main-search nodes below which moves were searched: the main nodes that are not leaves.
+    pub fn interior_nodes(&self) -> u64 {
+        self.main_nodes - self.leaf_nodes
     }
 
     /// Share of beta cutoffs made by the first move, in `0.0..=1.0` (0 when there was no cutoff).
@@ -191,10 +208,10 @@ impl Stats {
                 return (c as f64 / a as f64).sqrt();
             }
         }
-        if depth == 0 || self.nodes == 0 {
+        if depth == 0 || self.main_nodes == 0 {
             0.0
         } else {
-            (self.nodes as f64).powf(1.0 / depth as f64)
+            (self.main_nodes as f64).powf(1.0 / depth as f64)
         }
     }
 
@@ -202,7 +219,7 @@ impl Stats {
     pub fn nps(&self) -> u64 {
         let s = self.elapsed.as_secs_f64();
         if s > 0.0 {
-            (self.total_nodes() as f64 / s) as u64
+            (self.nodes() as f64 / s) as u64
         } else {
             0
         }
@@ -210,9 +227,9 @@ impl Stats {
 
     /// Adds the counters of `o` (seldepth is the larger one; elapsed is left alone).
     pub fn add(&mut self, o: &Stats) {
-        self.nodes += o.nodes;
+        self.main_nodes += o.main_nodes;
         self.leaf_nodes += o.leaf_nodes;
-        self.qnodes += o.qnodes;
+        self.quiescence_nodes += o.quiescence_nodes;
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.null_tries += o.null_tries;
@@ -412,7 +429,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         let multipv = if V::Extras::ENABLED { self.options.multipv.max(1) } else { 1 };
         let mut best: Option<SearchResult<G::Move>> = None;
         for depth in first..=max_depth {
-            self.nodes_before += self.stats.total_nodes();
+            self.nodes_before += self.stats.nodes();
             self.stats = Stats::default();
             let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(multipv);
             self.excluded.clear();
@@ -433,7 +450,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             total.add(&self.stats);
             total.elapsed = self.start.elapsed();
             if iterative && !self.stopped {
-                total.iteration_nodes.push(self.stats.nodes);
+                total.iteration_nodes.push(self.stats.main_nodes);
             }
             if lines.is_empty() {
                 if best.is_none() {
@@ -546,7 +563,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     #[inline(always)]
     fn enter(&mut self, ply: usize) -> bool {
         self.pv_len[ply] = 0;
-        self.stats.nodes += 1;
+        self.stats.main_nodes += 1;
         self.tick += 1;
         self.note_ply(ply);
         if self.tick & 1023 == 0 {
@@ -571,7 +588,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     /// Nodes searched so far by this thread in this search, all iterations.
     #[inline(always)]
     fn searched(&self) -> u64 {
-        self.nodes_before + self.stats.total_nodes()
+        self.nodes_before + self.stats.nodes()
     }
 
     #[cold]

@@ -28,7 +28,7 @@ fn a_node_limit_counts_all_iterations() {
     let mut s = engine(DEAD_DRAW);
     let limit = 50;
     let r = s.search(&Limits { nodes: Some(limit), ..Limits::default() });
-    let total = r.stats.total_nodes();
+    let total = r.stats.nodes();
     assert!(total >= limit && total < 2 * limit, "{total} nodes for a limit of {limit}");
     assert!(r.depth < 100, "stopped at depth {}", r.depth);
 }
@@ -39,7 +39,7 @@ fn without_a_limit_the_same_search_deepens_to_the_end() {
     let mut s = engine(DEAD_DRAW);
     let r = s.search(&Limits { depth: Some(100), iterative: true, ..Limits::default() });
     assert_eq!(r.depth, 100);
-    assert!(r.stats.total_nodes() > 2 * 50, "{} nodes", r.stats.total_nodes());
+    assert!(r.stats.nodes() > 2 * 50, "{} nodes", r.stats.nodes());
 }
 
 #[test]
@@ -60,12 +60,7 @@ fn root_moves_restrict_the_root_and_nothing_below() {
     // Fewer root moves, fewer nodes than the unrestricted search of the same depth.
     let mut free = engine(&start.fen());
     let f = free.search(&Limits::depth(3));
-    assert!(
-        r.stats.total_nodes() < f.stats.total_nodes() / 4,
-        "{} vs {}",
-        r.stats.total_nodes(),
-        f.stats.total_nodes()
-    );
+    assert!(r.stats.nodes() < f.stats.nodes() / 4, "{} vs {}", r.stats.nodes(), f.stats.nodes());
     // No legal move among them: the result of a position without moves.
     let mut none = engine(&start.fen());
     let n = none.search(&Limits { depth: Some(3), root_moves: Some(vec![0]), ..Limits::default() });

@@ -97,7 +97,7 @@ fn spec_tree_records_exactly_the_grey_leaves_of_the_figure() {
     ] {
         assert_eq!(rec.unbalanced(), 0, "{name}");
         assert_eq!(rec.roots().len(), 1, "{name}");
-        assert_eq!(rec.searched_count() as u64, stats.nodes, "{name}");
+        assert_eq!(rec.searched_count() as u64, stats.main_nodes, "{name}");
         assert_eq!(rec.node(rec.roots()[0]).visit().unwrap().value, Some(6), "{name}");
         // The leaves searched, in the order searched: the synthetic-tree test's list.
         assert_eq!(searched_leaves(&rec, &tree), vec![0, 1, 2, 3, 5, 6, 7, 9, 10], "{name}");
@@ -146,7 +146,7 @@ fn pvs_re_searches_follow_their_failed_zero_window() {
     let tree = Tree::parse(SPEC_TREE).unwrap();
     let (rec, stats, _) = record::<Pvs>(tree.clone(), 4);
     assert_eq!(rec.unbalanced(), 0);
-    assert_eq!(rec.searched_count() as u64, stats.nodes);
+    assert_eq!(rec.searched_count() as u64, stats.main_nodes);
     let researches: Vec<usize> =
         (0..rec.len()).filter(|&i| rec.node(i).visit().is_some_and(|v| v.kind == NodeKind::Research)).collect();
     assert_eq!(researches.len() as u64, stats.pvs_researches);
@@ -175,7 +175,7 @@ fn null_move_nodes_match_the_statistics() {
     let tree = Tree::uniform(3, 6, |i| values[i]);
     let (rec, stats, _) = record::<Nmp>(tree, 6);
     assert_eq!(rec.unbalanced(), 0);
-    assert_eq!(rec.searched_count() as u64, stats.nodes);
+    assert_eq!(rec.searched_count() as u64, stats.main_nodes);
     let nulls: Vec<&Node<Child>> = rec.nodes().iter().filter(|n| n.edge == Edge::Null).collect();
     assert!(stats.null_tries > 0);
     assert_eq!(nulls.len() as u64, stats.null_tries);
@@ -227,14 +227,14 @@ fn check_counts(rec: &Recorder<Move>, stats: &Stats) {
     assert_eq!(rec.unbalanced(), 0);
     assert_eq!(rec.dropped(), 0);
     let main = rec.nodes().iter().filter(|n| n.visit().is_some_and(|v| v.kind != NodeKind::Quiescence)).count();
-    assert_eq!(main as u64, stats.nodes);
+    assert_eq!(main as u64, stats.main_nodes);
     // Quiescence nodes reached by a capture (razoring's probe of the node itself is reached by no move).
     let quiet = rec
         .nodes()
         .iter()
         .filter(|n| n.visit().is_some_and(|v| v.kind == NodeKind::Quiescence) && matches!(n.edge, Edge::Move(_)))
         .count();
-    assert_eq!(quiet as u64, stats.qnodes);
+    assert_eq!(quiet as u64, stats.quiescence_nodes);
     let cutoffs = rec.nodes().iter().filter(|n| exit_of(n) == Some(Exit::BetaCutoff)).count() as u64;
     assert!(cutoffs >= stats.beta_cutoffs, "quiescence cutoffs come on top of the main search's");
     // Every pruned move is a legal move of the position it hangs under.
@@ -257,7 +257,7 @@ fn check_counts(rec: &Recorder<Move>, stats: &Stats) {
 #[test]
 fn quiescence_nodes_are_reached_by_their_captures() {
     let (rec, r) = record_xiangqi::<Qs>(MIDDLEGAME, 2);
-    assert!(r.stats.qnodes > 0);
+    assert!(r.stats.quiescence_nodes > 0);
     check_counts(&rec, &r.stats);
     assert_eq!(rec.node(0).visit().unwrap().value, Some(r.score));
 }

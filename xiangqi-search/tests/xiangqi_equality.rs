@@ -76,10 +76,10 @@ fn exact_variants_agree_at_depth_3_on_20_positions() {
             assert_eq!(r.score, reference.score, "{v} vs minimax on {}", pos.fen());
         }
         let ab = search("alphabeta", pos, 3);
-        assert!(ab.stats.nodes <= reference.stats.nodes, "{}", pos.fen());
-        assert_eq!(search("negamax", pos, 3).stats.nodes, reference.stats.nodes);
-        minimax_nodes += reference.stats.nodes;
-        ab_nodes += ab.stats.nodes;
+        assert!(ab.stats.main_nodes <= reference.stats.main_nodes, "{}", pos.fen());
+        assert_eq!(search("negamax", pos, 3).stats.main_nodes, reference.stats.main_nodes);
+        minimax_nodes += reference.stats.main_nodes;
+        ab_nodes += ab.stats.main_nodes;
     }
     // From depth 3 on, alpha-beta visits far fewer nodes, even in generation order.
     assert!(ab_nodes * 4 < minimax_nodes, "alpha-beta {ab_nodes} vs minimax {minimax_nodes}");
@@ -121,8 +121,8 @@ fn null_move_may_differ_but_stays_sane() {
         let nmp = search("nmp+order", pos, 5);
         let ab = search("alphabeta+order", pos, 5);
         assert!(pos.is_legal(nmp.best_move.unwrap()));
-        nmp_nodes += nmp.stats.nodes;
-        ab_nodes += ab.stats.nodes;
+        nmp_nodes += nmp.stats.main_nodes;
+        ab_nodes += ab.stats.main_nodes;
         assert!(nmp.stats.null_cutoffs <= nmp.stats.null_tries);
     }
     assert!(nmp_nodes < ab_nodes, "nmp {nmp_nodes} vs alphabeta {ab_nodes}");
@@ -137,8 +137,8 @@ fn ordering_keeps_the_score_and_saves_nodes() {
         let a = search("pvs+qs", pos, 4);
         let b = search("pvs+qs+order", pos, 4);
         assert_eq!(a.score, b.score, "{}", pos.fen());
-        plain += a.stats.nodes;
-        ordered += b.stats.nodes;
+        plain += a.stats.main_nodes;
+        ordered += b.stats.main_nodes;
     }
     assert!(ordered < plain, "ordered {ordered} vs generation order {plain}");
 }

@@ -371,7 +371,7 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         writeln!(out, "{}", summary_json(&summary, &settings))?;
         return Ok(());
     }
-    writeln!(out, "Time control: {}, {} s", settings.tc, start.elapsed().as_secs())?;
+    writeln!(out, "Time control: {} (the match took {} s)", settings.tc.describe(), start.elapsed().as_secs())?;
     let mut rows: Vec<(usize, f64, u64)> =
         summary.table.iter().enumerate().map(|(i, &(points, games))| (i, points, games)).collect();
     rows.sort_by(|a, b| (b.1 / b.2.max(1) as f64).total_cmp(&(a.1 / a.2.max(1) as f64)));
@@ -400,14 +400,19 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         t.games(),
         t.score()
     )?;
-    writeln!(out, "Elo difference: {} (95%, games)", elo::format_elo(elo, err))?;
+    let versus = match &settings.engines[..] {
+        [a, b] => format!("{} over {}", a.name, b.name),
+        [a, ..] => format!("{} over the others", a.name),
+        [] => String::new(),
+    };
+    writeln!(out, "Elo of {versus}: {} (95% interval, game by game)", elo_words(elo, err))?;
     if summary.pairs.pairs() > 0 {
         let (pelo, perr) = summary.pairs.elo();
         writeln!(
             out,
-            "Pentanomial [0, ½, 1, 1½, 2]: {:?}, Elo {} (95%, pairs)",
+            "Game pairs scoring [0, ½, 1, 1½, 2]: {:?}; Elo of {versus}: {} (95% interval, pair by pair)",
             summary.pairs.counts,
-            elo::format_elo(pelo, perr)
+            elo_words(pelo, perr)
         )?;
     }
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, summary.sprt) {
@@ -429,6 +434,17 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         writeln!(out, "Engine restarts: {}", summary.restarts)?;
     }
     Ok(())
+}
+
+/// An Elo difference with its error, and what an infinite one means.
+fn elo_words(elo: f64, err: f64) -> String {
+    let text = elo::format_elo(elo, err);
+    if elo.is_infinite() {
+        let who = if elo > 0.0 { "won" } else { "lost" };
+        format!("{text} (every one {who}: no finite estimate)")
+    } else {
+        text
+    }
 }
 
 #[cfg(test)]

@@ -49,6 +49,28 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// The time control in words, for people: `40 moves in 60 s, +0.5 s a move`, `0.1 s a move`, `2000 nodes a
+    /// move`, `depth 6 a move`.
+    pub fn describe(&self) -> String {
+        match self {
+            TimeControl::Clock { moves, base, inc } => {
+                let mut s = match moves {
+                    Some(m) => format!("{m} moves in {} s", base.as_secs_f64()),
+                    None => format!("{} s for the game", base.as_secs_f64()),
+                };
+                if !inc.is_zero() {
+                    s.push_str(&format!(", +{} s a move", inc.as_secs_f64()));
+                }
+                s
+            }
+            TimeControl::MoveTime(t) => format!("{} s a move", t.as_secs_f64()),
+            TimeControl::Nodes(n) => format!("{n} nodes a move"),
+            TimeControl::Depth(d) => format!("depth {d} a move"),
+        }
+    }
+}
+
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -1,0 +1,90 @@
+//! Command-line values checked with messages a user can act on.
+
+use clap::builder::TypedValueParser;
+use clap::error::ErrorKind;
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+
+/// A whole number from `lo` to `hi`, read as type `T`. Out of range, it answers "depth must be at least 1" (the
+/// flag's name, then the bound), not clap's "0 is not in 1..18446744073709551615"; a negative number or a word
+/// gets the same kind of message. Give the flag `allow_hyphen_values = true` so that `-1` reaches the check
+/// instead of being taken for a flag.
+#[derive(Debug)]
+pub struct Range<T> {
+    lo: u64,
+    hi: u64,
+    /// No upper bound but the type's.
+    open: bool,
+    kind: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Range<T> {
+    fn clone(&self) -> Self {
+        Range { kind: PhantomData, ..*self }
+    }
+}
+
+/// Numbers from `lo` to `hi`, inclusive.
+pub fn range<T>(lo: u64, hi: u64) -> Range<T> {
+    Range { lo, hi, open: false, kind: PhantomData }
+}
+
+/// Numbers from `lo` up to the largest `T`.
+pub fn at_least<T: TryFrom<u64>>(lo: u64) -> Range<T> {
+    let hi = if T::try_from(u64::MAX).is_ok() { u64::MAX } else { u64::from(u32::MAX) };
+    Range { lo, hi, open: true, kind: PhantomData }
+}
+
+impl<T> Range<T> {
+    /// The number `text` gives, or what is wrong with it, naming the value `name`.
+    fn check(&self, text: &str, name: &str) -> Result<u64, String> {
+        let (lo, hi) = (self.lo, self.hi);
+        let want = if self.open { format!("at least {lo}") } else { format!("from {lo} to {hi}") };
+        match text.trim().parse::<i128>() {
+            Ok(n) if n < 0 && lo > 0 => Err(format!("{name} must be positive ({want})")),
+            Ok(n) if n < i128::from(lo) => Err(format!("{name} must be at least {lo}")),
+            Ok(n) if n > i128::from(hi) => Err(format!("{name} must be at most {hi}")),
+            Ok(n) => Ok(n as u64),
+            Err(_) => Err(format!("{name} must be a whole number {want}")),
+        }
+    }
+}
+
+impl<T: TryFrom<u64> + Clone + Send + Sync + 'static> TypedValueParser for Range<T> {
+    type Value = T;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<T, clap::Error> {
+        let flag = arg.and_then(|a| a.get_long()).unwrap_or("value");
+        let name = flag.replace('-', " ");
+        let text = value.to_string_lossy();
+        self.check(&text, &name)
+            .and_then(|n| T::try_from(n).map_err(|_| format!("{name} must be at most {}", self.hi)))
+            .map_err(|msg| {
+                clap::Error::raw(ErrorKind::ValueValidation, format!("invalid value '{text}' for --{flag}: {msg}\n"))
+                    .with_cmd(cmd)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_flag_and_the_bound() {
+        let depth = range::<u32>(1, 12);
+        assert_eq!(depth.check("0", "depth").unwrap_err(), "depth must be at least 1");
+        assert_eq!(depth.check("-1", "depth").unwrap_err(), "depth must be positive (from 1 to 12)");
+        assert_eq!(depth.check("13", "depth").unwrap_err(), "depth must be at most 12");
+        assert_eq!(depth.check("x", "depth").unwrap_err(), "depth must be a whole number from 1 to 12");
+        assert_eq!(depth.check("7", "depth"), Ok(7));
+        let nodes = at_least::<u64>(1);
+        assert_eq!(nodes.check("0", "nodes").unwrap_err(), "nodes must be at least 1");
+        assert_eq!(
+            nodes.check("99999999999999999999", "nodes").unwrap_err(),
+            "nodes must be at most 18446744073709551615"
+        );
+        assert_eq!(at_least::<u32>(0).check("-3", "games").unwrap_err(), "games must be at least 0");
+        assert_eq!(nodes.check("5", "nodes"), Ok(5));
+    }
+}
