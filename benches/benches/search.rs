@@ -2,7 +2,6 @@
 //! `cargo bench -p xiangqi-benches --bench search`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use xiangqi_cli::engine::EngineEval;
 use xiangqi_core::Position;
 use xiangqi_search::{Limits, VariantSpec};
 
@@ -28,7 +27,7 @@ fn bench_presets(c: &mut Criterion) {
             b.iter(|| {
                 positions
                     .iter()
-                    .map(|p| spec.run(p.clone(), EngineEval::new(p), &Limits::depth(depth)).stats.nodes())
+                    .map(|p| xiangqi_cli::engine::search(&spec, p, &Limits::depth(depth)).stats.nodes())
                     .sum::<u64>()
             })
         });

@@ -1,11 +1,10 @@
 //! `xiangqi bench`: the engine searches a fixed set of positions to a fixed depth. The total node count is the
 //! search's signature (a snapshot in the tests), so every change to the search shows up as a reviewed change.
 
-use crate::engine::EngineEval;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;
-use xiangqi_search::{search_smp, Limits, TranspositionTable, VariantSpec};
+use xiangqi_search::{Limits, TranspositionTable, VariantSpec};
 
 /// The bench positions: the start position, the perft positions of the reference data and a few endgames.
 pub const BENCH_FENS: &[&str] = &[
@@ -57,7 +56,7 @@ pub fn bench(
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         tt.clear();
         let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
-        let r = search_smp(spec, &pos, EngineEval::new, &limits, tt.clone(), threads, |_| {});
+        let r = crate::engine::search_threads(spec, &pos, &limits, tt.clone(), threads, &mut |_| {});
         nodes.push(r.stats.nodes());
         best.push(r.best_move.map_or("(none)".to_owned(), |m| m.to_string()));
     }

@@ -1,9 +1,11 @@
 //! The default evaluator behind the search's `Evaluator` trait.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_eval::{Accumulator, EvalCache, Evaluator, Score as TermScore, Term, Trace};
-use xiangqi_search::Score;
+use xiangqi_search::record::Recorder;
+use xiangqi_search::{search_smp, Limits, RunSetup, Score, SearchResult, TranspositionTable, VariantSpec};
 
 /// The search's view of the default evaluator, with the incremental accumulator kept in step by the search's
 /// make/unmake hooks, and full evaluations remembered in an [`EvalCache`]. The cache only saves time: every value
@@ -58,6 +60,33 @@ impl xiangqi_search::Evaluator<Position> for EngineEval {
     fn on_unmake(&mut self) {
         self.acc.unmake();
     }
+}
+
+/// One search of `pos` by `spec` with the default evaluator, on the calling thread.
+///
+/// The generic searcher is instantiated for the default evaluator here, once: the binary, the benches and the
+/// UCI loop call these functions rather than naming the generic searcher themselves, each of which would compile
+/// every variant of the search again.
+pub fn search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
+    spec.run(pos.clone(), EngineEval::new(pos), limits)
+}
+
+/// A Lazy SMP search of `pos` by `spec` with the default evaluator on `threads` threads sharing `tt`
+/// ([`search_smp`]), calling `on_iteration` after each iteration.
+pub fn search_threads(
+    spec: &VariantSpec,
+    pos: &Position,
+    limits: &Limits,
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    on_iteration: &mut (dyn FnMut(&SearchResult<Move>) + Send),
+) -> SearchResult<Move> {
+    search_smp(spec, pos, EngineEval::new, limits, tt, threads, on_iteration)
+}
+
+/// One search of `pos` by `spec` with the default evaluator, recorded node by node (`xiangqi tree`).
+pub fn search_recorded(spec: &VariantSpec, pos: &Position, limits: &Limits) -> (SearchResult<Move>, Recorder<Move>) {
+    spec.run_observed::<_, _, Recorder<Move>>(pos.clone(), EngineEval::new(pos), limits, &RunSetup::default(), |_| {})
 }
 
 /// The total from Red's view.

@@ -4,7 +4,6 @@ use crate::{parse_fen, CmdResult};
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
-use xiangqi_cli::engine::EngineEval;
 use xiangqi_core::{Move, Position, START_FEN};
 use xiangqi_search::{Limits, Score, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
 
@@ -126,7 +125,7 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
 
 /// Runs `spec` on `pos` with the default evaluator.
 pub fn run_search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
-    spec.run(pos.clone(), EngineEval::new(pos), limits)
+    xiangqi_cli::engine::search(spec, pos, limits)
 }
 
 /// Runs the `search` command.
@@ -149,7 +148,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::try_new(args.hash as usize)?);
         // Fault the table in before the clock starts, so that a large one does not slow the search down.
         tt.prefault();
-        xiangqi_search::search_smp(&spec, &pos, EngineEval::new, &limits, tt, args.threads as usize, |_| {})
+        xiangqi_cli::engine::search_threads(&spec, &pos, &limits, tt, args.threads as usize, &mut |_| {})
     } else {
         run_search(&spec, &pos, &limits)
     };

@@ -5,7 +5,6 @@ use crate::{parse_fen, CmdResult};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use xiangqi_cli::engine::EngineEval;
 use xiangqi_core::{Color, Move, START_FEN};
 use xiangqi_search::record::{DotOptions, Recorder, View, DEFAULT_CAPACITY};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
@@ -163,13 +162,7 @@ pub fn run(args: &TreeArgs) -> CmdResult {
     } else {
         let pos = parse_fen(&args.fen)?;
         let depth = args.depth.unwrap_or(2);
-        let (result, rec) = spec.run_observed::<_, _, Recorder<Move>>(
-            pos.clone(),
-            EngineEval::new(&pos),
-            &Limits::depth(depth),
-            &RunSetup::default(),
-            |_| {},
-        );
+        let (result, rec) = xiangqi_cli::engine::search_recorded(&spec, &pos, &Limits::depth(depth));
         let side = if pos.turn() == Color::Red { "Red" } else { "Black" };
         opts.title = format!("{spec}, depth {depth}, on {}\nthe root player (MAX) is {side}", pos.fen());
         let line = summary(&rec, &result, Move::to_string);

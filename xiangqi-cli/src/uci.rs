@@ -34,7 +34,7 @@
 //!   [draw]`, or `nobestmove` when there is no move to play.
 //! - `quit` (or `bye`) is answered with `bye`.
 
-use crate::engine::{trace_table, EngineEval};
+use crate::engine::{search_threads, trace_table};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -42,9 +42,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::tt::Bound;
-use xiangqi_search::{
-    search_smp, Game, Limits, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
-};
+use xiangqi_search::{Game, Limits, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND};
 
 /// Engine name sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("xiangqi ", env!("CARGO_PKG_VERSION"));
@@ -504,14 +502,13 @@ impl Uci {
         let stop_requested = Arc::new(AtomicBool::new(false));
         let released = stop_requested.clone();
         let handle = std::thread::spawn(move || {
-            let result =
-                search_smp(&spec, &pos, EngineEval::new, &limits, tt.clone(), threads, |r: &SearchResult<Move>| {
-                    if style.ucci {
-                        report_ucci(&out, r, &sig, start)
-                    } else {
-                        report(&out, r, &sig, &tt, start)
-                    }
-                });
+            let result = search_threads(&spec, &pos, &limits, tt.clone(), threads, &mut |r: &SearchResult<Move>| {
+                if style.ucci {
+                    report_ucci(&out, r, &sig, start)
+                } else {
+                    report(&out, r, &sig, &tt, start)
+                }
+            });
             // Under `go infinite` or `go ponder`, bestmove waits for stop (or ponderhit, for ponder).
             while wait_for_stop
                 && !released.load(Ordering::Relaxed)
