@@ -53,7 +53,8 @@ pub use policy::{
     NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
     PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
-pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Plain, Silent, VerifiedNullMove};
+pub use policy::{DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
+pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Plain, Silent, VerifiedNullMove};
 pub use searcher::{lmr_reduction, Limits, Line, LmrTable, SearchOptions, SearchResult, Searcher, Signals, Stats};
 pub use smp::{search_smp, SEARCH_STACK};
 pub use tt::{TableAllocError, TranspositionTable};

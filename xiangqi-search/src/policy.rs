@@ -3,27 +3,33 @@
 //!
 //! | slot | policies |
 //! | --- | --- |
-//! | form (how children combine) | [`MinimaxForm`], [`AlphaBetaForm`] (two-sided), [`NegamaxForm`], [`NegamaxAbSoftForm`], [`NegamaxAbHardForm`] |
-//! | leaf (depth 0) | [`StaticLeaf`], [`Quiescence`] |
-//! | before the moves | [`NoNull`], [`NullMove`] |
-//! | how a child is searched | [`FullWindow`], [`PrincipalVariation`] |
-//! | move ordering | [`GenerationOrder`], [`Ordered`] |
+//! | form (how children combine) | [`MinimaxForm`], [`AlphaBetaForm`] (two-sided), [`NegamaxForm`], [`NegamaxAbSoftForm`], [`NegamaxAbHardForm`], [`DynamicForm`] |
+//! | leaf (depth 0) | [`StaticLeaf`], [`Quiescence`], [`DynamicLeaf`] |
+//! | before the moves | [`NoNull`], [`NullMove`], [`VerifiedNullMove`], [`DynamicNull`] |
+//! | how a child is searched | [`FullWindow`], [`PrincipalVariation`], [`DynamicChild`] |
+//! | move ordering | [`GenerationOrder`], [`Ordered`], [`DynamicOrder`] |
+//!
+//! The `Dynamic` policies choose between the others at run time from [`Parts`]: one compiled composition of them
+//! is every variant of the spec, node for node, which is how a variant parsed from text runs without compiling
+//! every combination of types ([`crate::VariantSpec`] keeps compositions of fixed policies for its presets that
+//! play, where speed counts).
 
 use crate::game::{Evaluator, Game, MoveList, Score, MATE_BOUND, MAX_PLY};
 use crate::searcher::Searcher;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 
-/// How a node combines its children's scores.
+/// How a node combines its children's scores. A form fixed at compile time answers with constants (the calls fold
+/// away); [`DynamicForm`] reads them from the run-time [`Parts`].
 pub trait Form: 'static {
     /// Short name, as used in variant strings.
     const NAME: &'static str;
     /// Max/min nodes with scores from the first player's view (the seeds' `minimax` and `alphaBeta(isMax)`).
-    const TWO_SIDED: bool;
+    fn two_sided(parts: &Parts) -> bool;
     /// Alpha-beta pruning.
-    const PRUNE: bool;
+    fn prune(parts: &Parts) -> bool;
     /// Fail-soft: return the best score found even outside the window. Fail-hard clamps to `[alpha, beta]`.
-    const FAIL_SOFT: bool;
+    fn fail_soft(parts: &Parts) -> bool;
 }
 
 macro_rules! form {
@@ -33,11 +39,69 @@ macro_rules! form {
         pub struct $name;
         impl Form for $name {
             const NAME: &'static str = $label;
-            const TWO_SIDED: bool = $two;
-            const PRUNE: bool = $prune;
-            const FAIL_SOFT: bool = $soft;
+            #[inline(always)]
+            fn two_sided(_: &Parts) -> bool {
+                $two
+            }
+            #[inline(always)]
+            fn prune(_: &Parts) -> bool {
+                $prune
+            }
+            #[inline(always)]
+            fn fail_soft(_: &Parts) -> bool {
+                $soft
+            }
         }
     };
+}
+
+/// The spec's techniques as run-time values, read by the dynamic policies ([`DynamicForm`], [`DynamicLeaf`],
+/// [`DynamicNull`], [`DynamicChild`], [`DynamicOrder`]). A composition of dynamic policies is any of the spec's
+/// variants, chosen when the search starts: one compiled searcher serves them all, visiting exactly the nodes the
+/// composition of the fixed policies would (a test checks it for every preset). Fixed policies ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts {
+    /// See [`Form::two_sided`].
+    pub two_sided: bool,
+    /// See [`Form::prune`].
+    pub prune: bool,
+    /// See [`Form::fail_soft`].
+    pub fail_soft: bool,
+    /// Principal variation search ([`PrincipalVariation`]), else [`FullWindow`].
+    pub pvs: bool,
+    /// The null move (the composition's null policy), else none.
+    pub nmp: bool,
+    /// Quiescence at the horizon ([`Quiescence`]), else the static evaluation.
+    pub qs: bool,
+    /// Move ordering ([`Ordered`]), else the generation order.
+    pub order: bool,
+}
+
+impl Default for Parts {
+    /// Negamax alpha-beta, fail-soft, and nothing else.
+    fn default() -> Parts {
+        Parts { two_sided: false, prune: true, fail_soft: true, pvs: false, nmp: false, qs: false, order: false }
+    }
+}
+
+/// The form named by the run-time [`Parts`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DynamicForm;
+
+impl Form for DynamicForm {
+    const NAME: &'static str = "dynamic";
+    #[inline(always)]
+    fn two_sided(parts: &Parts) -> bool {
+        parts.two_sided
+    }
+    #[inline(always)]
+    fn prune(parts: &Parts) -> bool {
+        parts.prune
+    }
+    #[inline(always)]
+    fn fail_soft(parts: &Parts) -> bool {
+        parts.fail_soft
+    }
 }
 
 form!(
@@ -108,6 +172,27 @@ impl LeafPolicy for Quiescence {
         ply: usize,
     ) -> Score {
         quiesce(s, alpha, beta, ply)
+    }
+}
+
+/// [`Quiescence`] or [`StaticLeaf`], as the run-time [`Parts`] say.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DynamicLeaf;
+
+impl LeafPolicy for DynamicLeaf {
+    const NAME: &'static str = "dynamic";
+    #[inline(always)]
+    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        if s.options.parts.qs {
+            Quiescence::leaf(s, alpha, beta, ply)
+        } else {
+            StaticLeaf::leaf(s, alpha, beta, ply)
+        }
     }
 }
 
@@ -229,6 +314,25 @@ impl<const R: i32> NullPolicy for NullMove<R> {
             return None;
         }
         null_search(s, n.depth - R - 1, n.beta, n.ply, n.null_ok).map(|_| n.beta)
+    }
+}
+
+/// The null policy `P` when the run-time [`Parts`] ask for the null move, else none.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DynamicNull<P>(PhantomData<P>);
+
+impl<P: NullPolicy> NullPolicy for DynamicNull<P> {
+    const NAME: &'static str = "dynamic";
+    #[inline(always)]
+    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
+        node: NullNode,
+    ) -> Option<Score> {
+        if s.options.parts.nmp {
+            P::try_null(s, node)
+        } else {
+            None
+        }
     }
 }
 
@@ -399,13 +503,37 @@ impl ChildPolicy for PrincipalVariation {
     }
 }
 
+/// [`PrincipalVariation`] or [`FullWindow`], as the run-time [`Parts`] say.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DynamicChild;
+
+impl ChildPolicy for DynamicChild {
+    const NAME: &'static str = "dynamic";
+    #[inline(always)]
+    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
+        index: usize,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        reduction: i32,
+    ) -> Score {
+        if s.options.parts.pvs {
+            PrincipalVariation::search_child(s, index, depth, alpha, beta, ply, reduction)
+        } else {
+            FullWindow::search_child(s, index, depth, alpha, beta, ply, reduction)
+        }
+    }
+}
+
 /// How moves are ordered, and what the ordering learns from cutoffs.
 pub trait OrderPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
     /// Whether the hash move goes first. A search then tries it before generating any move, so a node that the
     /// hash move cuts off generates nothing.
-    const HASH_FIRST: bool;
+    fn hash_first(state: &Self::State) -> bool;
     /// `Some(k)` when the policy keys every quiet move at most `k`: a node then generates its moves in stages,
     /// as Stockfish's move picker does. First the captures ([`GenType::Captures`](crate::game::GenType::Captures)),
     /// handed out while one keyed above `k` is left; then the quiet moves of [`OrderPolicy::early_quiets`], each
@@ -413,11 +541,15 @@ pub trait OrderPolicy: 'static {
     /// a capture or a killer never generates its quiet moves. The order is the one a single generation would
     /// give, except that quiet moves are keyed when the node comes to them, with what the searches before taught
     /// the policy. `None`: every move is generated and ordered at once.
-    const STAGED_BELOW: Option<i32>;
+    fn staged_below(state: &Self::State) -> Option<i32>;
     /// Per-search state (killer, history and countermove tables), allocated once when the searcher is built.
     type State;
     /// Creates the state for a game with `move_keys` distinct move keys.
     fn new_state(move_keys: usize) -> Self::State;
+    /// Reads what the policy needs of the run-time [`Parts`] when a search starts ([`DynamicOrder`] reads
+    /// whether to order at all).
+    #[inline(always)]
+    fn configure(_state: &mut Self::State, _parts: &Parts) {}
     /// Orders the moves of `picker` at `ply` by this policy (the moves not keyed yet: a staged node calls it once
     /// per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the policy
     /// orders at all.
@@ -436,9 +568,15 @@ pub struct GenerationOrder;
 
 impl OrderPolicy for GenerationOrder {
     const NAME: &'static str = "";
-    const HASH_FIRST: bool = false;
-    const STAGED_BELOW: Option<i32> = None;
     type State = ();
+    #[inline(always)]
+    fn hash_first(_: &()) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn staged_below(_: &()) -> Option<i32> {
+        None
+    }
     fn new_state(_: usize) {}
     #[inline(always)]
     fn order<G: Game>(_: &(), _: &G, _: &mut MovePicker<G::Move>, _: usize, _: u16) {}
@@ -452,7 +590,7 @@ impl OrderPolicy for GenerationOrder {
 
 /// The hash move first, then captures by MVV-LVA, the two killer moves of the ply, the countermove (the quiet
 /// move that last refuted the opponent's previous move), the other quiet moves by history score, and last the
-/// captures that likely lose material. Staged (see [`OrderPolicy::STAGED_BELOW`]): the hash move, the captures and
+/// captures that likely lose material. Staged (see [`OrderPolicy::staged_below`]): the hash move, the captures and
 /// the killers come before any quiet move is generated.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ordered;
@@ -474,10 +612,18 @@ const GOOD_CAPTURE_KEY: i32 = 1 << 29;
 
 impl OrderPolicy for Ordered {
     const NAME: &'static str = "order";
-    const HASH_FIRST: bool = true;
-    // Killers are the largest quiet keys; good captures are keyed above them.
-    const STAGED_BELOW: Option<i32> = Some(KILLER_KEY);
     type State = OrderState;
+
+    #[inline(always)]
+    fn hash_first(_: &OrderState) -> bool {
+        true
+    }
+
+    // Killers are the largest quiet keys; good captures are keyed above them.
+    #[inline(always)]
+    fn staged_below(_: &OrderState) -> Option<i32> {
+        Some(KILLER_KEY)
+    }
 
     fn new_state(move_keys: usize) -> OrderState {
         OrderState { killers: vec![[0; 2]; MAX_PLY + 1], history: vec![0; move_keys], counter: vec![0; move_keys] }
@@ -538,6 +684,70 @@ impl OrderPolicy for Ordered {
         update(&mut state.history[k], bonus);
         for &q in tried {
             update(&mut state.history[G::move_key(q)], -bonus);
+        }
+    }
+}
+
+/// [`Ordered`] or the generation order ([`GenerationOrder`]), as the run-time [`Parts`] say.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DynamicOrder;
+
+/// The state of [`DynamicOrder`]: [`Ordered`]'s, and whether it is used.
+#[derive(Debug, Default, Clone)]
+pub struct DynamicOrderState {
+    on: bool,
+    inner: OrderState,
+}
+
+impl OrderPolicy for DynamicOrder {
+    const NAME: &'static str = "dynamic";
+    type State = DynamicOrderState;
+
+    #[inline(always)]
+    fn hash_first(state: &DynamicOrderState) -> bool {
+        state.on
+    }
+
+    #[inline(always)]
+    fn staged_below(state: &DynamicOrderState) -> Option<i32> {
+        state.on.then_some(KILLER_KEY)
+    }
+
+    fn new_state(move_keys: usize) -> DynamicOrderState {
+        DynamicOrderState { on: false, inner: Ordered::new_state(move_keys) }
+    }
+
+    fn configure(state: &mut DynamicOrderState, parts: &Parts) {
+        state.on = parts.order;
+    }
+
+    #[inline(always)]
+    fn order<G: Game>(state: &DynamicOrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash: u16) {
+        if state.on {
+            Ordered::order(&state.inner, game, picker, ply, hash);
+        }
+    }
+
+    #[inline(always)]
+    fn early_quiets<G: Game>(state: &DynamicOrderState, game: &G, ply: usize) -> [u16; 3] {
+        if state.on {
+            Ordered::early_quiets(&state.inner, game, ply)
+        } else {
+            [0; 3]
+        }
+    }
+
+    #[inline(always)]
+    fn on_cutoff<G: Game>(
+        state: &mut DynamicOrderState,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+    ) {
+        if state.on {
+            Ordered::on_cutoff(&mut state.inner, game, m, depth, ply, tried);
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::game::{Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::policy::{
     ChildPolicy, Exit, Extras, Form, LeafPolicy, MovePicker, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
-    Silent, Variant,
+    Parts, Silent, Variant,
 };
 use crate::tt::{Bound, TranspositionTable};
 use smallvec::SmallVec;
@@ -96,6 +96,9 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Iteration depth offset of this thread (Lazy SMP helpers start deeper).
     pub depth_offset: u32,
+    /// The spec's techniques, for a composition of dynamic policies ([`crate::policy::DynamicForm`] and the
+    /// others); compositions of fixed policies ignore them.
+    pub parts: Parts,
 }
 
 impl Default for SearchOptions {
@@ -112,6 +115,7 @@ impl Default for SearchOptions {
             qs_pruning: true,
             multipv: 1,
             depth_offset: 0,
+            parts: Parts::default(),
         }
     }
 }
@@ -414,6 +418,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         mut on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.limits = limits.clone();
+        V::Order::configure(&mut self.order, &self.options.parts);
         self.start = limits.start.unwrap_or_else(Instant::now);
         self.stopped = false;
         self.reported_nodes = 0;
@@ -517,7 +522,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
 
     /// One iteration at the root, in an aspiration window around `previous` when the engine's additions ask for it.
     fn aspiration_root(&mut self, depth: i32, previous: Option<Score>) -> Score {
-        let aspire = V::Extras::ENABLED && !V::Form::TWO_SIDED && self.options.aspiration && depth >= 4;
+        let aspire =
+            V::Extras::ENABLED && !V::Form::two_sided(&self.options.parts) && self.options.aspiration && depth >= 4;
         let Some(prev) = previous.filter(|p| aspire && p.abs() < MATE_BOUND) else {
             return self.root(depth, -INFINITY, INFINITY);
         };
@@ -547,7 +553,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
 
     fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
         self.observer.enter(0, alpha, beta, depth, NodeKind::Root);
-        if V::Form::TWO_SIDED {
+        if V::Form::two_sided(&self.options.parts) {
             let v = self.two_sided(depth, alpha, beta, 0);
             if self.game.first_player_to_move() {
                 v
@@ -688,14 +694,14 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     }
 
     /// The next legal move of the node at `ply`: the hash move first when the ordering wants it, then the
-    /// generated moves, in stages when the ordering is staged (see [`OrderPolicy::STAGED_BELOW`]).
+    /// generated moves, in stages when the ordering is staged (see [`OrderPolicy::staged_below`]).
     #[inline(always)]
     fn next_move(&self, nm: &mut NodeMoves<G>, ply: usize) -> Option<G::Move> {
         loop {
             match nm.phase {
                 Phase::Hash => {
                     nm.phase = Phase::Generate;
-                    if V::Order::HASH_FIRST && nm.hash_move != 0 {
+                    if V::Order::hash_first(&self.order) && nm.hash_move != 0 {
                         let m = self.game.decode_legal(nm.hash_move);
                         if let Some(m) = m.filter(|&m| ply > 0 || self.root_allows(m)) {
                             return Some(nm.tried(m));
@@ -704,13 +710,13 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 }
                 Phase::Generate => {
                     let legality = nm.legality.insert(self.game.legality());
-                    let staged = V::Order::STAGED_BELOW.is_some();
+                    let staged = V::Order::staged_below(&self.order).is_some();
                     let kind = if staged { GenType::Captures } else { GenType::All };
                     self.add_moves(&mut nm.picker, legality, kind, ply, nm.hash_move);
                     nm.phase = if staged { Phase::Captures } else { Phase::Rest };
                 }
                 Phase::Captures => {
-                    if nm.picker.spent_above(V::Order::STAGED_BELOW.unwrap_or(i32::MIN)) {
+                    if nm.picker.spent_above(V::Order::staged_below(&self.order).unwrap_or(i32::MIN)) {
                         nm.early = V::Order::early_quiets(&self.order, &self.game, ply);
                         nm.phase = Phase::Early(0);
                         continue;
@@ -873,6 +879,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         // With an ordering that puts it first, the hash move is tried before any move is generated: a node it cuts
         // off generates nothing.
         let mut moves = NodeMoves::new(hash_move);
+        let prune = V::Form::prune(&self.options.parts);
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -926,12 +933,12 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             }
             if score > best {
                 best = score;
-                if !V::Form::PRUNE || score > alpha {
+                if !prune || score > alpha {
                     best_move = Some(m);
                     self.update_pv(ply, m);
                 }
             }
-            if V::Form::PRUNE {
+            if prune {
                 alpha = alpha.max(score);
                 if alpha >= beta {
                     self.cutoff(i, m, depth, ply, &quiets_tried);
@@ -953,7 +960,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             let score = self.game.no_moves_score(ply);
             return self.leave(ply, score, Exit::NoMoves);
         }
-        let result = if V::Form::PRUNE && !V::Form::FAIL_SOFT { best.clamp(alpha0, beta) } else { best };
+        let result = if prune && !V::Form::fail_soft(&self.options.parts) { best.clamp(alpha0, beta) } else { best };
         if let Some(tt) = self.tt_enabled() {
             // A root that may not play every move (MultiPV's later lines, searchmoves) has no score of its own.
             if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
@@ -1005,7 +1012,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 best = score;
                 self.update_pv(ply, m);
             }
-            if V::Form::PRUNE {
+            if V::Form::prune(&self.options.parts) {
                 if max {
                     alpha = alpha.max(score);
                 } else {

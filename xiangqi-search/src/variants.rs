@@ -2,9 +2,8 @@
 
 use crate::game::{Evaluator, Game};
 use crate::policy::{
-    AlphaBetaForm, Compose, Enhanced, Extras, FullWindow, GenerationOrder, MinimaxForm, NegamaxAbHardForm,
-    NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, Observer, Ordered, Plain, PrincipalVariation, Quiescence, Silent,
-    StaticLeaf, Variant, VerifiedNullMove,
+    Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, Enhanced, Extras, NegamaxAbSoftForm,
+    NullMove, Observer, Ordered, Parts, Plain, PrincipalVariation, Quiescence, Silent, Variant, VerifiedNullMove,
 };
 use crate::searcher::{Limits, SearchOptions, SearchResult, Searcher};
 use crate::tt::TranspositionTable;
@@ -347,48 +346,37 @@ impl VariantSpec {
         setup: &RunSetup,
         on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> (SearchResult<G::Move>, W) {
-        let options = setup.options.unwrap_or(self.options);
+        let mut options = setup.options.unwrap_or(self.options);
+        options.parts = self.parts();
         macro_rules! go {
             ($v:ty) => {
                 run_variant::<G, E, W, $v>(game, eval, limits, setup, options, on_iteration)
             };
         }
-        macro_rules! order {
-            ($f:ty, $l:ty, $n:ty, $c:ty, $x:ty) => {
-                if self.order {
-                    go!(Compose<$f, $l, $n, $c, Ordered, $x>)
-                } else {
-                    go!(Compose<$f, $l, $n, $c, GenerationOrder, $x>)
-                }
-            };
+        // The presets that play get compositions of fixed policies (a technique that is off costs nothing); every
+        // other variant runs on one composition of dynamic policies, which visits the same nodes.
+        let pvs_nmp_qs_order = self.pvs && self.nmp && self.qs && self.order;
+        if self.engine && pvs_nmp_qs_order {
+            go!(crate::Engine)
+        } else if self.engine {
+            go!(Compose<NegamaxAbSoftForm, DynamicLeaf, DynamicNull<VerifiedNullMove>, DynamicChild, DynamicOrder, Enhanced>)
+        } else if self.form == FormKind::NegamaxAb && pvs_nmp_qs_order {
+            go!(Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation, Ordered, Plain>)
+        } else {
+            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<NullMove<3>>, DynamicChild, DynamicOrder, Plain>)
         }
-        macro_rules! leaf {
-            ($f:ty, $n:ty, $c:ty, $x:ty) => {
-                if self.qs {
-                    order!($f, Quiescence, $n, $c, $x)
-                } else {
-                    order!($f, StaticLeaf, $n, $c, $x)
-                }
-            };
-        }
-        macro_rules! windowed {
-            ($f:ty, $null:ty, $x:ty) => {
-                match (self.nmp, self.pvs) {
-                    (false, false) => leaf!($f, NoNull, FullWindow, $x),
-                    (true, false) => leaf!($f, $null, FullWindow, $x),
-                    (false, true) => leaf!($f, NoNull, PrincipalVariation, $x),
-                    (true, true) => leaf!($f, $null, PrincipalVariation, $x),
-                }
-            };
-        }
-        match self.form {
-            FormKind::Minimax => leaf!(MinimaxForm, NoNull, FullWindow, Plain),
-            FormKind::AlphaBeta => leaf!(AlphaBetaForm, NoNull, FullWindow, Plain),
-            FormKind::Negamax => leaf!(NegamaxForm, NoNull, FullWindow, Plain),
-            FormKind::NegamaxAb if self.engine => windowed!(NegamaxAbSoftForm, VerifiedNullMove, Enhanced),
-            FormKind::NegamaxAb => windowed!(NegamaxAbSoftForm, NullMove<3>, Plain),
-            FormKind::NegamaxAbHard => windowed!(NegamaxAbHardForm, NullMove<3>, Plain),
-        }
+    }
+
+    /// The techniques of this variant as the dynamic policies read them.
+    pub fn parts(&self) -> Parts {
+        let (two_sided, prune, fail_soft) = match self.form {
+            FormKind::Minimax => (true, false, true),
+            FormKind::AlphaBeta => (true, true, true),
+            FormKind::Negamax => (false, false, true),
+            FormKind::NegamaxAb => (false, true, true),
+            FormKind::NegamaxAbHard => (false, true, false),
+        };
+        Parts { two_sided, prune, fail_soft, pvs: self.pvs, nmp: self.nmp, qs: self.qs, order: self.order }
     }
 }
 

@@ -156,3 +156,56 @@ fn mate_scores_carry_the_distance() {
     assert!(!after.has_legal_move());
     assert_eq!(search("negamax-ab", &after, 2).score, -xiangqi_search::MATE);
 }
+
+/// A variant parsed from text runs on one composition of dynamic policies (or, for the presets that play, on the
+/// fixed composition): it must visit exactly the nodes, and find the score and line, of the composition of fixed
+/// policies it names.
+#[test]
+fn dynamic_compositions_visit_the_nodes_of_the_fixed_ones() {
+    use std::sync::Arc;
+    use xiangqi_search::*;
+    fn fixed<V: Variant>(pos: &Position, depth: u32) -> SearchResult<xiangqi_core::Move> {
+        let mut s = Searcher::<Position, TestEval, V>::new(pos.clone(), TestEval)
+            .with_tt(Arc::new(TranspositionTable::new(16)));
+        s.search(&Limits::depth(depth))
+    }
+    type Hard = NegamaxAbHardForm;
+    type Soft = NegamaxAbSoftForm;
+    type N3 = NullMove<3>;
+    type Pv = PrincipalVariation;
+    type Run = fn(&Position, u32) -> SearchResult<xiangqi_core::Move>;
+    let cases: Vec<(&str, Run)> = vec![
+        ("minimax", fixed::<Minimax>),
+        ("alphabeta", fixed::<AlphaBeta>),
+        ("alphabeta+qs+order", fixed::<Compose<AlphaBetaForm, Quiescence, NoNull, FullWindow, Ordered>>),
+        ("negamax", fixed::<Negamax>),
+        ("negamax+qs", fixed::<Compose<NegamaxForm, Quiescence>>),
+        ("negamax-ab", fixed::<NegamaxAb>),
+        ("negamax-ab-hard", fixed::<NegamaxAbHard>),
+        ("negamax-ab-hard+pvs+nmp+order", fixed::<Compose<Hard, StaticLeaf, N3, Pv, Ordered>>),
+        ("pvs", fixed::<Pvs>),
+        ("nmp", fixed::<Nmp>),
+        ("qs", fixed::<Qs>),
+        ("pvs+nmp+qs", fixed::<PvsNmpQs>),
+        ("pvs+qs+order", fixed::<Compose<Soft, Quiescence, NoNull, Pv, Ordered>>),
+        ("nmp+order", fixed::<Compose<Soft, StaticLeaf, N3, FullWindow, Ordered>>),
+        ("engine+no-pvs", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, FullWindow, Ordered, Enhanced>>),
+        ("engine+no-order", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, Pv, GenerationOrder, Enhanced>>),
+        ("engine+no-qs+no-nmp", fixed::<Compose<Soft, StaticLeaf, NoNull, Pv, Ordered, Enhanced>>),
+    ];
+    for pos in positions().iter().take(6) {
+        for (name, run) in &cases {
+            let spec: VariantSpec = name.parse().unwrap();
+            let depth =
+                if name.starts_with("minimax") || name.starts_with("negamax+") || *name == "negamax" { 2 } else { 3 };
+            let dynamic = spec.run(pos.clone(), TestEval, &Limits::depth(depth));
+            let fixed = run(pos, depth);
+            assert_eq!(
+                (dynamic.stats.main_nodes, dynamic.stats.quiescence_nodes, dynamic.score, &dynamic.pv),
+                (fixed.stats.main_nodes, fixed.stats.quiescence_nodes, fixed.score, &fixed.pv),
+                "{name} on {}",
+                pos.fen()
+            );
+        }
+    }
+}
