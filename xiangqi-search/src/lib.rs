@@ -4,7 +4,7 @@
 //! fail-hard), null-move pruning, principal variation search and quiescence, are each a small policy type
 //! ([`policy`]). A variant is a type composed of one policy per slot ([`Compose`]), and the node function is
 //! generic over it: a technique that is off costs nothing at run time. Named presets ([`Minimax`], [`AlphaBeta`],
-//! [`Pvs`], ...) and free combinations parsed from text ([`VariantSpec`], e.g. `alphabeta+pvs+qs`) map onto
+//! [`Pvs`], ...) and free combinations parsed from text ([`VariantSpec`], e.g. `negamax-ab+pvs+qs`) map onto
 //! monomorphized instances.
 //!
 //! The algorithms are generic over a [`Game`] and an [`Evaluator`]. `xiangqi_core::Position` is a game; so is the

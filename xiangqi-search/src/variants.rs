@@ -1,4 +1,5 @@
-//! Named presets and free combinations (`alphabeta+pvs+qs`), mapped onto monomorphized [`Searcher`] instances.
+//! Named presets and free combinations (`negamax-ab+pvs+qs`, `alphabeta+qs+order`), mapped onto monomorphized
+//! [`Searcher`] instances.
 
 use crate::game::{Evaluator, Game};
 use crate::policy::{
@@ -107,9 +108,11 @@ const ENGINE_SWITCHES: usize = 4;
 ///
 /// ```
 /// use xiangqi_search::VariantSpec;
-/// let v: VariantSpec = "alphabeta+pvs+qs".parse().unwrap();
+/// let v: VariantSpec = "negamax-ab+pvs+qs".parse().unwrap();
 /// assert!(v.pvs && v.qs && !v.nmp);
 /// assert_eq!(v.to_string(), "negamax-ab+pvs+qs");
+/// let err = "alphabeta+pvs".parse::<VariantSpec>().unwrap_err().to_string();
+/// assert!(err.contains("negamax-ab+pvs is the same algorithm"));
 /// let err = "minimax+pvs".parse::<VariantSpec>().unwrap_err().to_string();
 /// assert!(err.contains("needs alpha-beta"));
 /// assert!("bogus".parse::<VariantSpec>().unwrap_err().to_string().contains("available"));
@@ -162,6 +165,16 @@ pub enum VariantError {
     /// One switch given both on and off.
     #[error("contradictory variant: both {0} and {1} given, choose one; {list}", list = available())]
     OnAndOff(String, String),
+    /// A technique written for the negamax node, on the two-sided alpha-beta form.
+    #[error(
+        "contradictory variant: {technique} is written for the negamax node, not for two-sided alphabeta; \
+         negamax-ab+{technique} is the same algorithm in negamax form; {}",
+        available()
+    )]
+    TwoSided {
+        /// The technique.
+        technique: &'static str,
+    },
     /// A technique that needs a search window, on a form without one.
     #[error(
         "contradictory variant: {technique} needs alpha-beta, but {form} searches every move without a window; {}",
@@ -257,10 +270,12 @@ impl FromStr for VariantSpec {
                 return Err(VariantError::NeedsWindow { technique, form: spec.form.name() });
             }
         }
-        // PVS and null move are written in negamax form: with them, two-sided alpha-beta runs as negamax
-        // alpha-beta, the same algorithm (the equality tests show the two return the same score).
-        if spec.form == FormKind::AlphaBeta && (spec.pvs || spec.nmp) {
-            spec.form = FormKind::NegamaxAb;
+        // PVS and the null move are written for the negamax node (a zero window and a pass are searched from the
+        // side to move's view): a two-sided form with them is refused, never quietly run as negamax.
+        for (on, technique) in [(spec.pvs, "pvs"), (spec.nmp, "nmp")] {
+            if on && spec.form == FormKind::AlphaBeta {
+                return Err(VariantError::TwoSided { technique });
+            }
         }
         Ok(spec)
     }
@@ -444,6 +459,9 @@ mod tests {
         assert!(matches!("negamax+nmp".parse::<VariantSpec>(), Err(VariantError::NeedsWindow { .. })));
         assert!(matches!("alphabeta+engine".parse::<VariantSpec>(), Err(VariantError::EngineForm(_))));
         assert!(matches!("no-bogus".parse::<VariantSpec>(), Err(VariantError::Unknown { .. })));
-        assert_eq!("alphabeta+pvs".parse::<VariantSpec>().unwrap().form, FormKind::NegamaxAb);
+        // Never rewritten quietly into negamax-ab.
+        for v in ["alphabeta+pvs", "alphabeta+nmp", "ab+pvs+qs"] {
+            assert!(matches!(v.parse::<VariantSpec>(), Err(VariantError::TwoSided { .. })), "{v}");
+        }
     }
 }
