@@ -3,13 +3,16 @@
 //!
 //! The input loop never blocks on the search: `go` starts the search on its own thread, and `isready`, `stop`,
 //! `ponderhit` and `quit` are answered while it runs. Bad input (an illegal move or a bad FEN in `position`, an
-//! unknown command or option, a malformed `go`) gets `info string error: ...` and changes nothing.
+//! unknown command or option, a malformed `go`, a value out of range) gets `info string error: ...` and changes
+//! nothing.
 //!
-//! `go` takes what Pikafish's does: `wtime`, `btime`, `winc`, `binc`, `movestogo`, `movetime`, `depth`, `nodes`,
-//! `infinite`, `ponder`, `mate <n>` (stop once a mate in at most n moves is found), `searchmoves <m1> <m2> ...`
-//! (search only these root moves; each must be legal) and `perft <n>` (n up to 5; the leaf count under each move
-//! and the total, printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command thread). As in
-//! Stockfish, `d` draws the position with its FEN and key, and `eval` prints the evaluation's breakdown by term.
+//! `go` takes what Pikafish's does: `wtime`, `btime`, `winc`, `binc`, `movetime` (milliseconds, not negative),
+//! `movestogo` (at least 1), `depth` (1 to [`MAX_GO_DEPTH`]), `nodes` (at least 1), `infinite`, `ponder`,
+//! `mate <n>` (1 to [`MAX_GO_MATE`]; stop once a mate in at most n moves is found), `searchmoves <m1> <m2> ...`
+//! (search only these root moves; each must be legal) and `perft <n>` (1 to [`MAX_UCI_PERFT`]; the leaf count
+//! under each move and the total, printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command
+//! thread). A value out of its range is an error, never quietly moved into it. As in Stockfish, `d` draws the
+//! position with its FEN and key, and `eval` prints the evaluation's breakdown by term.
 //!
 //! # UCCI
 //!
@@ -26,7 +29,8 @@
 //!   UCI's `searchmoves` leaves out the moves it does not name).
 //! - `go [ponder | draw] {depth <n> | depth infinite | nodes <n> | time <t> [movestogo <n> | increment <i>]
 //!   [opptime <t> [oppmovestogo <n> | oppincrement <i>]]}`; a bare `go` searches until `stop`. `draw` offers a
-//!   draw: the answer `bestmove <m> draw` accepts it, which the engine does when its score is not positive.
+//!   draw: the answer `bestmove <m> draw` accepts it, which the engine does when its score is not positive. The
+//!   ranges are UCI's: `depth` 1 to [`MAX_GO_DEPTH`], `nodes` and `movestogo` at least 1.
 //! - `ponderhit [draw]`, `stop`, `isready` as in UCI; `stop` with no search running answers `nobestmove`.
 //! - `probe {fen <FEN> | startpos} [moves ...]`: `pophash [bestmove <m>] [lowerbound <v> depth <d>]
 //!   [upperbound <v> depth <d>]` from the transposition table, or a bare `pophash`.
@@ -140,6 +144,12 @@ pub struct Go {
 /// minute).
 pub const MAX_UCI_PERFT: u64 = 5;
 
+/// The deepest `go depth` (UCI and UCCI): the search's iterations go no deeper.
+pub const MAX_GO_DEPTH: u64 = 120;
+
+/// The longest mate `go mate` looks for, in moves.
+pub const MAX_GO_MATE: u64 = 60;
+
 /// The words `go` takes as parameter names: `searchmoves` takes the moves up to the next one.
 const GO_WORDS: [&str; 13] = [
     "wtime",
@@ -157,47 +167,63 @@ const GO_WORDS: [&str; 13] = [
     "perft",
 ];
 
+/// The value `v` of the `go` parameter `name`: a whole number from 0 up. A negative number says so (a time
+/// included: a clock below zero is the GUI's error, and a search on it would be a guess).
+fn go_number(name: &str, v: &str) -> Result<u64, String> {
+    let shown: String = v.chars().take(40).collect();
+    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        Err(format!("go {name}: {shown:?} is not a number"))
+    } else if v.starts_with('-') && digits.bytes().any(|b| b != b'0') {
+        Err(format!("go {name}: {shown} is negative"))
+    } else {
+        digits.parse::<u64>().map_err(|_| format!("go {name}: {shown} is too large"))
+    }
+}
+
+/// `n`, the value of the `go` parameter `name`, when it lies in `lo..=hi`; else an error naming the range.
+fn go_range(name: &str, n: u64, lo: u64, hi: u64) -> Result<u64, String> {
+    match (n < lo, n > hi) {
+        (false, false) => Ok(n),
+        _ if hi == u64::MAX => Err(format!("go {name} must be at least {lo}, not {n}")),
+        _ => Err(format!("go {name} must be from {lo} to {hi}, not {n}")),
+    }
+}
+
 impl Go {
-    /// Parses the words after `go`.
+    /// Parses the words after `go`. Every value is checked against its range (see the module's documentation);
+    /// none is quietly changed.
     pub fn parse(words: &[&str]) -> Result<Go, String> {
         let mut go = Go::default();
         let mut i = 0;
         while i < words.len() {
             let w = words[i];
-            // A count must be a number from 0 up; a time may be negative (some GUIs send a clock that ran out
-            // below zero), which counts as zero.
-            let mut value = |name: &str, time: bool| -> Result<u64, String> {
+            let mut value = |name: &str| -> Result<u64, String> {
                 i += 1;
-                let v = words.get(i).ok_or_else(|| format!("go {name} needs a value"))?;
-                let bad = || format!("go {name}: {v:?} is not a number");
-                match v.strip_prefix('-') {
-                    Some(neg) if time => neg.parse::<u64>().map(|_| 0).map_err(|_| bad()),
-                    Some(_) => Err(format!("go {name}: {v:?} is negative")),
-                    None => v.parse::<u64>().map_err(|_| bad()),
-                }
+                go_number(name, words.get(i).ok_or_else(|| format!("go {name} needs a value"))?)
             };
-            let mut number = |name: &str| value(name, false);
             match w {
-                "wtime" => go.wtime = Some(value(w, true)?),
-                "btime" => go.btime = Some(value(w, true)?),
-                "winc" => go.winc = Some(value(w, true)?),
-                "binc" => go.binc = Some(value(w, true)?),
-                "movetime" => go.movetime = Some(value(w, true)?),
-                "movestogo" => go.movestogo = Some(number(w)?),
-                "depth" => go.depth = Some(number(w)?.clamp(1, 120) as u32),
-                "nodes" => go.nodes = Some(number(w)?.max(1)),
+                "wtime" => go.wtime = Some(value(w)?),
+                "btime" => go.btime = Some(value(w)?),
+                "winc" => go.winc = Some(value(w)?),
+                "binc" => go.binc = Some(value(w)?),
+                "movetime" => go.movetime = Some(value(w)?),
+                "movestogo" => go.movestogo = Some(go_range(w, value(w)?, 1, u64::MAX)?),
+                "depth" => go.depth = Some(go_range(w, value(w)?, 1, MAX_GO_DEPTH)? as u32),
+                "nodes" => go.nodes = Some(go_range(w, value(w)?, 1, u64::MAX)?),
                 "infinite" => go.infinite = true,
                 "ponder" => go.ponder = true,
-                "mate" => go.mate = Some(number(w)?.clamp(1, 60) as u32),
+                "mate" => go.mate = Some(go_range(w, value(w)?, 1, MAX_GO_MATE)? as u32),
                 "perft" => {
                     // It runs on the command thread: a count that takes minutes would leave the engine deaf.
-                    let depth = number(w)?.max(1);
+                    let depth = value(w)?;
                     if depth > MAX_UCI_PERFT {
                         return Err(format!(
-                            "go perft {depth}: at most {MAX_UCI_PERFT} here (xiangqi perft --depth {depth} counts deeper)"
+                            "go perft must be from 1 to {MAX_UCI_PERFT}, not {depth} (xiangqi perft --depth {depth} \
+                             counts deeper)"
                         ));
                     }
-                    go.perft = Some(depth as u32);
+                    go.perft = Some(go_range(w, depth, 1, MAX_UCI_PERFT)? as u32);
                 }
                 "searchmoves" => {
                     while let Some(m) = words.get(i + 1).filter(|m| !GO_WORDS.contains(m)) {
@@ -208,7 +234,7 @@ impl Go {
                         return Err("go searchmoves needs at least one move".to_owned());
                     }
                 }
-                other => return Err(format!("unknown go parameter {other:?}")),
+                other => return Err(format!("unknown go parameter {:?}", other.chars().take(40).collect::<String>())),
             }
             i += 1;
         }
@@ -705,8 +731,7 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
     }
     let unit = if millis { 1 } else { 1000 };
     let number = |i: usize, name: &str| -> Result<u64, String> {
-        let v = words.get(i).ok_or_else(|| format!("go {name} needs a value"))?;
-        v.parse::<u64>().map_err(|_| format!("go {name}: {v:?} is not a number"))
+        go_number(name, words.get(i).ok_or_else(|| format!("go {name} needs a value"))?)
     };
     let (mine, theirs) = match us {
         Color::Red => ((&mut go.wtime, &mut go.winc), (&mut go.btime, &mut go.binc)),
@@ -716,29 +741,33 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
     match words.first() {
         None | Some(&"infinite") => go.infinite = true,
         Some(&"depth") if words.get(1) == Some(&"infinite") => go.infinite = true,
-        Some(&"depth") => go.depth = Some(number(1, "depth")?.clamp(1, 120) as u32),
-        Some(&"nodes") => go.nodes = Some(number(1, "nodes")?.max(1)),
+        Some(&"depth") => go.depth = Some(go_range("depth", number(1, "depth")?, 1, MAX_GO_DEPTH)? as u32),
+        Some(&"nodes") => go.nodes = Some(go_range("nodes", number(1, "nodes")?, 1, u64::MAX)?),
         Some(&"time") => {
             *mine.0 = Some(number(1, "time")?.saturating_mul(unit));
             i = 2;
             while i < words.len() {
                 let w = words[i];
+                if !["movestogo", "increment", "opptime", "oppincrement", "oppmovestogo"].contains(&w) {
+                    return Err(format!("unknown go parameter {:?}", w.chars().take(40).collect::<String>()));
+                }
                 let v = number(i + 1, w)?;
                 match w {
-                    "movestogo" => go.movestogo = Some(v.max(1)),
+                    "movestogo" => go.movestogo = Some(go_range(w, v, 1, u64::MAX)?),
                     "increment" => *mine.1 = Some(v.saturating_mul(unit)),
                     "opptime" => *theirs.0 = Some(v.saturating_mul(unit)),
                     "oppincrement" => *theirs.1 = Some(v.saturating_mul(unit)),
-                    "oppmovestogo" => {}
-                    other => return Err(format!("unknown go parameter {other:?}")),
+                    _ => {
+                        go_range(w, v, 1, u64::MAX)?;
+                    }
                 }
                 i += 2;
             }
         }
-        Some(other) => return Err(format!("unknown go mode {other:?}")),
+        Some(other) => return Err(format!("unknown go mode {:?}", other.chars().take(40).collect::<String>())),
     }
     if i == 0 && words.len() > 2 {
-        return Err(format!("unexpected {:?} after go {}", words[2], words[0]));
+        return Err(format!("unexpected {:?} after go {}", words[2].chars().take(40).collect::<String>(), words[0]));
     }
     Ok((go, draw))
 }
@@ -866,14 +895,40 @@ mod tests {
             }
         );
         assert_eq!(Go::parse(&["perft", "3"]).unwrap().perft, Some(3));
-        assert!(Go::parse(&["perft", "6"]).unwrap_err().contains("at most 5"));
+        assert!(Go::parse(&["perft", "6"]).unwrap_err().contains("from 1 to 5"));
         assert!(Go::parse(&["searchmoves"]).is_err());
         assert!(Go::parse(&["searchmoves", "depth", "3"]).is_err());
         assert!(Go::parse(&["mate"]).is_err());
         assert!(Go::parse(&["depth"]).is_err());
         assert!(Go::parse(&["depth", "x"]).is_err());
         assert!(Go::parse(&["bogus"]).is_err());
-        assert_eq!(Go::parse(&["wtime", "-5"]).unwrap().wtime, Some(0));
+        assert_eq!(Go::parse(&["wtime", "0", "btime", "-0"]).unwrap().btime, Some(0));
+    }
+
+    #[test]
+    fn go_values_out_of_range_are_errors() {
+        fn err(text: &str) -> String {
+            Go::parse(&text.split(' ').collect::<Vec<_>>()).unwrap_err()
+        }
+        for time in ["wtime", "btime", "winc", "binc", "movetime"] {
+            let e = err(&format!("{time} -5"));
+            assert!(e.contains(&format!("go {time}: -5 is negative")), "{e}");
+        }
+        assert!(err("depth 0").contains("go depth must be from 1 to 120, not 0"));
+        assert!(err("depth 1000").contains("go depth must be from 1 to 120, not 1000"));
+        assert!(err("mate 0").contains("go mate must be from 1 to 60"));
+        assert!(err("mate 61").contains("go mate must be from 1 to 60"));
+        assert!(err("nodes 0").contains("go nodes must be at least 1"));
+        assert!(err("movestogo 0").contains("go movestogo must be at least 1"));
+        assert!(err("perft 0").contains("go perft must be from 1 to 5, not 0"));
+        assert!(err("perft 6").contains("go perft must be from 1 to 5, not 6"));
+        assert!(err("nodes 99999999999999999999999").contains("too large"));
+        assert!(err("depth +").contains("not a number"));
+        // The bounds themselves are in range.
+        let go = Go::parse(&["depth", "120", "mate", "60", "nodes", "1", "movestogo", "1"]).unwrap();
+        assert_eq!((go.depth, go.mate, go.nodes, go.movestogo), (Some(120), Some(60), Some(1), Some(1)));
+        assert_eq!(Go::parse(&["depth", "1"]).unwrap().depth, Some(1));
+        assert_eq!(Go::parse(&["perft", "1"]).unwrap().perft, Some(1));
     }
 
     #[test]
@@ -915,6 +970,17 @@ mod tests {
         assert!(parse_ucci_go(&w("depth infinite"), true, Color::Red).unwrap().0.infinite);
         for bad in ["depth", "nodes x", "time 5 bogus 3", "wtime 5", "depth 5 nodes 7", "time 5 movestogo"] {
             assert!(parse_ucci_go(&w(bad), true, Color::Red).is_err(), "{bad}");
+        }
+        for (bad, needle) in [
+            ("depth 0", "go depth must be from 1 to 120, not 0"),
+            ("depth 121", "go depth must be from 1 to 120, not 121"),
+            ("nodes 0", "go nodes must be at least 1"),
+            ("time 5 movestogo 0", "go movestogo must be at least 1"),
+            ("time -5", "go time: -5 is negative"),
+            ("ponder time 5 opptime -1", "go opptime: -1 is negative"),
+        ] {
+            let e = parse_ucci_go(&w(bad), true, Color::Red).unwrap_err();
+            assert!(e.contains(needle), "{bad}: {e}");
         }
     }
 

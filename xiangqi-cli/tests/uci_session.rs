@@ -81,6 +81,30 @@ fn bad_input_is_reported_and_the_state_is_kept() {
     assert!(pos.play(&best).is_ok());
 }
 
+/// Out-of-range `go` values are errors, and nothing is searched: no quiet clamping to a depth of 1 or a clock of 0.
+#[test]
+fn go_values_out_of_range_are_errors_and_nothing_is_searched() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for (cmd, needle) in [
+        ("go depth 0", "go depth must be from 1 to 120, not 0"),
+        ("go depth 1000", "go depth must be from 1 to 120, not 1000"),
+        ("go wtime -5", "go wtime: -5 is negative"),
+        ("go wtime 1000 btime -1", "go btime: -1 is negative"),
+        ("go movetime -100", "go movetime: -100 is negative"),
+        ("go mate 0", "go mate must be from 1 to 60, not 0"),
+        ("go nodes 0", "go nodes must be at least 1, not 0"),
+        ("go movestogo 0 wtime 1000", "go movestogo must be at least 1, not 0"),
+        ("go perft 0", "go perft must be from 1 to 5, not 0"),
+    ] {
+        e.send(cmd);
+        e.send("isready");
+        let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+        assert_eq!(lines.len(), 2, "{cmd}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: ") && lines[0].contains(needle), "{cmd}: {lines:?}");
+    }
+}
+
 #[test]
 fn isready_and_stop_during_go_infinite() {
     let mut e = Engine::start();
