@@ -4,7 +4,10 @@
 //! The input loop never blocks on the search: `go` starts the search on its own thread, and `isready`, `stop`,
 //! `ponderhit` and `quit` are answered while it runs. Bad input (an illegal move or a bad FEN in `position`, an
 //! unknown command or option, a malformed `go`, a value out of range) gets `info string error: ...` and changes
-//! nothing.
+//! nothing. A line that is not UTF-8 (GBK text from a GUI on a Chinese system, a stray byte) is not the end of
+//! the input: it gets an error saying so, and its words are then read as usual, each run of bytes that are not
+//! UTF-8 read as a word of its own (U+FFFD), so that `isready` followed by a stray byte still answers
+//! `readyok` while a garbled move or option value is rejected (see [`Uci::feed`]).
 //!
 //! `go` takes what Pikafish's does: `wtime`, `btime`, `winc`, `binc`, `movetime` (milliseconds, not negative),
 //! `movestogo` (at least 1), `depth` (1 to [`MAX_GO_DEPTH`]), `nodes` (at least 1), `infinite`, `ponder`,
@@ -12,7 +15,7 @@
 //! (search only these root moves; each must be legal) and `perft <n>` (1 to [`MAX_UCI_PERFT`]; the leaf count
 //! under each move and the total, printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command
 //! thread). A value out of its range is an error, never quietly moved into it. As in Stockfish, `d` draws the
-//! position with its FEN and key, and `eval` prints the evaluation's breakdown by term.
+//! position with its FEN and key, and `eval` prints the evaluation's breakdown by term (in UCCI too).
 //!
 //! # UCCI
 //!
@@ -37,6 +40,7 @@
 //! - `info depth <d> score <v> pv ...` and `info time <ms> nodes <n>` while searching; `bestmove <m> [ponder <m>]
 //!   [draw]`, or `nobestmove` when there is no move to play.
 //! - `quit` (or `bye`) is answered with `bye`.
+//! - `d` and `eval` as in UCI (they are this engine's, not the specification's).
 
 use crate::engine::{trace_table, EngineEval};
 use std::io::{BufRead, Write};
@@ -322,15 +326,75 @@ impl Uci {
         Uci { out, pos: Position::startpos(), settings, tt, running: None, ucci: false, millis: true, bans: Vec::new() }
     }
 
-    /// Reads commands until `quit` or the end of input, then stops any search.
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.command(&line) {
+    /// Reads commands until `quit` or the end of input (or an input error), then stops any search. Lines are
+    /// read as bytes and handed to [`Uci::feed`]: a line that is not UTF-8 does not end the loop.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            if !self.feed(&line) {
                 break;
             }
         }
         self.stop();
+    }
+
+    /// Handles one line of input as it arrived, in bytes (a final `\n` or `\r\n` is allowed); `false` after
+    /// `quit`. A line that is not UTF-8 (GBK text from a GUI on a Chinese system, a stray byte) gets
+    /// `info string error: ...` saying so, and is then read as a command like any other: each run of bytes that
+    /// are not UTF-8 becomes a word of its own, U+FFFD, so that the words around it stay intact (`isready`
+    /// followed by a stray byte answers `readyok`) and a garbled move or value is an error, not a different move.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use std::sync::{Arc, Mutex};
+    /// use xiangqi_cli::uci::{Output, Uci};
+    ///
+    /// #[derive(Clone, Default)]
+    /// struct Sink(Arc<Mutex<Vec<u8>>>);
+    /// impl Write for Sink {
+    ///     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+    ///         self.0.lock().unwrap().write(b)
+    ///     }
+    ///     fn flush(&mut self) -> std::io::Result<()> {
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let sink = Sink::default();
+    /// let mut uci = Uci::new(Output::new(sink.clone()));
+    /// assert!(uci.feed(b"isready\xb0\n"));
+    /// let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+    /// let lines: Vec<&str> = text.lines().collect();
+    /// assert!(lines[0].starts_with("info string error: the line is not valid UTF-8"), "{text}");
+    /// assert_eq!(lines[1], "readyok");
+    /// assert!(!uci.feed(b"quit"));
+    /// ```
+    pub fn feed(&mut self, line: &[u8]) -> bool {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match std::str::from_utf8(line) {
+            Ok(text) => self.command(text),
+            Err(_) => {
+                let mut text = String::with_capacity(line.len() + 8);
+                for chunk in line.utf8_chunks() {
+                    text.push_str(chunk.valid());
+                    if !chunk.invalid().is_empty() {
+                        text.push_str(" \u{FFFD} ");
+                    }
+                }
+                let shown: String = String::from_utf8_lossy(line).chars().take(80).collect();
+                self.out.error(&format!(
+                    "the line is not valid UTF-8 (each run of bytes that are not is read as a word of its own, \
+                     U+FFFD): {shown:?}"
+                ));
+                self.command(&text)
+            }
+        }
     }
 
     /// Handles one command line; `false` after `quit`.
@@ -363,22 +427,28 @@ impl Uci {
                 }
             }
             "quit" => return false,
-            "d" => {
-                for l in self.pos.to_string().lines() {
-                    self.out.line(l);
-                }
-                self.out.line(&format!("Fen: {}", self.pos.fen()));
-                self.out.line(&format!("Key: {:016X}", self.pos.key()));
-            }
-            "eval" => {
-                let trace = xiangqi_eval::Evaluator::default().trace(&self.pos);
-                for l in trace_table(&self.pos.fen(), &trace).lines() {
-                    self.out.line(l);
-                }
-            }
+            "d" => self.show(),
+            "eval" => self.eval(),
             other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
         }
         true
+    }
+
+    /// `d`: the board, its FEN and its key.
+    fn show(&self) {
+        for l in self.pos.to_string().lines() {
+            self.out.line(l);
+        }
+        self.out.line(&format!("Fen: {}", self.pos.fen()));
+        self.out.line(&format!("Key: {:016X}", self.pos.key()));
+    }
+
+    /// `eval`: the evaluation's breakdown by term.
+    fn eval(&self) {
+        let trace = xiangqi_eval::Evaluator::default().trace(&self.pos);
+        for l in trace_table(&self.pos.fen(), &trace).lines() {
+            self.out.line(l);
+        }
     }
 
     fn uci(&self) {
@@ -664,6 +734,8 @@ impl Uci {
                 self.out.line("bye");
                 return false;
             }
+            "d" => self.show(),
+            "eval" => self.eval(),
             other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
         }
         true
