@@ -171,10 +171,19 @@ const GO_WORDS: [&str; 13] = [
     "perft",
 ];
 
+/// `text`, from the input, as an error message shows it: at most `n` characters, `...` marking a cut (a 100 KB
+/// line is not echoed back).
+fn clip(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
 /// The value `v` of the `go` parameter `name`: a whole number from 0 up. A negative number says so (a time
 /// included: a clock below zero is the GUI's error, and a search on it would be a guess).
 fn go_number(name: &str, v: &str) -> Result<u64, String> {
-    let shown: String = v.chars().take(40).collect();
+    let shown = clip(v, 40);
     let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         Err(format!("go {name}: {shown:?} is not a number"))
@@ -238,7 +247,7 @@ impl Go {
                         return Err("go searchmoves needs at least one move".to_owned());
                     }
                 }
-                other => return Err(format!("unknown go parameter {:?}", other.chars().take(40).collect::<String>())),
+                other => return Err(format!("unknown go parameter {:?}", clip(other, 40))),
             }
             i += 1;
         }
@@ -387,7 +396,7 @@ impl Uci {
                         text.push_str(" \u{FFFD} ");
                     }
                 }
-                let shown: String = String::from_utf8_lossy(line).chars().take(80).collect();
+                let shown = clip(&String::from_utf8_lossy(line), 80);
                 self.out.error(&format!(
                     "the line is not valid UTF-8 (each run of bytes that are not is read as a word of its own, \
                      U+FFFD): {shown:?}"
@@ -429,7 +438,7 @@ impl Uci {
             "quit" => return false,
             "d" => self.show(),
             "eval" => self.eval(),
-            other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
+            other => self.out.error(&format!("unknown command {:?}", clip(other, 40))),
         }
         true
     }
@@ -476,13 +485,15 @@ impl Uci {
         let (name, value) = (name.as_str(), value.as_deref());
         let lname = name.to_ascii_lowercase();
         if self.running.is_some() && lname != "ponder" {
-            return self.out.error(&format!("cannot change {name} during a search"));
+            return self.out.error(&format!("cannot change {} during a search", clip(name, 40)));
         }
+        let name = clip(name, 40);
+        let name = name.as_str();
         let number = |lo: u64, hi: u64| -> Result<u64, String> {
             let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
             match v.parse::<u64>() {
                 Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-                _ => Err(format!("option {name}: {v:?} is not a number from {lo} to {hi}")),
+                _ => Err(format!("option {name}: {:?} is not a number from {lo} to {hi}", clip(v, 40))),
             }
         };
         let result = match lname.as_str() {
@@ -497,7 +508,7 @@ impl Uci {
             // Pondering is the GUI's choice (`go ponder`); the option only tells the GUI that the engine can.
             "ponder" => match value {
                 Some("true" | "false") => Ok(()),
-                Some(v) => Err(format!("option Ponder: {v:?} is not true or false")),
+                Some(v) => Err(format!("option Ponder: {:?} is not true or false", clip(v, 40))),
                 None => Err("option Ponder needs a value".to_owned()),
             },
             "variant" => match value.map(str::parse::<VariantSpec>) {
@@ -509,7 +520,7 @@ impl Uci {
                 Some(Err(e)) => Err(e.to_string()),
                 None => Err("option Variant needs a value".to_owned()),
             },
-            _ => Err(format!("unknown option {:?}", name.chars().take(40).collect::<String>())),
+            _ => Err(format!("unknown option {:?}", clip(name, 40))),
         };
         if let Err(e) = result {
             self.out.error(&e);
@@ -545,7 +556,7 @@ impl Uci {
         for m in &go.searchmoves {
             match self.pos.parse_move(m) {
                 Ok(m) => root_moves.push(m),
-                Err(e) => return self.out.error(&format!("go searchmoves {m}: {e}")),
+                Err(e) => return self.out.error(&format!("go searchmoves {}: {e}", clip(m, 40))),
             }
         }
         let root_moves = (!root_moves.is_empty()).then_some(root_moves);
@@ -685,7 +696,7 @@ impl Uci {
             "banmoves" => {
                 let bans: Result<Vec<Move>, String> = words[1..]
                     .iter()
-                    .map(|m| self.pos.parse_move(m).map_err(|e| format!("banmoves {m}: {e}")))
+                    .map(|m| self.pos.parse_move(m).map_err(|e| format!("banmoves {}: {e}", clip(m, 40))))
                     .collect();
                 match bans {
                     Ok(b) => self.bans = b,
@@ -736,7 +747,7 @@ impl Uci {
             }
             "d" => self.show(),
             "eval" => self.eval(),
-            other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
+            other => self.out.error(&format!("unknown command {:?}", clip(other, 40))),
         }
         true
     }
@@ -748,17 +759,18 @@ impl Uci {
         };
         let name = name.to_ascii_lowercase();
         let value = value.join(" ");
+        let shown = clip(&name, 40);
         if self.running.is_some() {
-            return self.out.error(&format!("cannot change {name} during a search"));
+            return self.out.error(&format!("cannot change {shown} during a search"));
         }
         let check = |v: &str| match v {
             "true" | "on" => Ok(true),
             "false" | "off" => Ok(false),
-            _ => Err(format!("option {name}: {v:?} is not true or false")),
+            _ => Err(format!("option {shown}: {:?} is not true or false", clip(v, 40))),
         };
         let number = |lo: usize, hi: usize| match value.parse::<usize>() {
             Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-            _ => Err(format!("option {name}: {value:?} is not a number from {lo} to {hi}")),
+            _ => Err(format!("option {shown}: {:?} is not a number from {lo} to {hi}", clip(&value, 40))),
         };
         let result = match name.as_str() {
             "usemillisec" => check(&value).map(|b| self.millis = b),
@@ -776,7 +788,7 @@ impl Uci {
             }
             "ponder" | "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "promotion" | "idle"
             | "pruning" | "knowledge" | "randomness" | "style" | "repetition" | "drawmoves" => Ok(()),
-            _ => Err(format!("unknown option {:?}", name.chars().take(40).collect::<String>())),
+            _ => Err(format!("unknown option {:?}", shown)),
         };
         if let Err(e) = result {
             self.out.error(&e);
@@ -821,7 +833,7 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
             while i < words.len() {
                 let w = words[i];
                 if !["movestogo", "increment", "opptime", "oppincrement", "oppmovestogo"].contains(&w) {
-                    return Err(format!("unknown go parameter {:?}", w.chars().take(40).collect::<String>()));
+                    return Err(format!("unknown go parameter {:?}", clip(w, 40)));
                 }
                 let v = number(i + 1, w)?;
                 match w {
@@ -836,10 +848,10 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
                 i += 2;
             }
         }
-        Some(other) => return Err(format!("unknown go mode {:?}", other.chars().take(40).collect::<String>())),
+        Some(other) => return Err(format!("unknown go mode {:?}", clip(other, 40))),
     }
     if i == 0 && words.len() > 2 {
-        return Err(format!("unexpected {:?} after go {}", words[2].chars().take(40).collect::<String>(), words[0]));
+        return Err(format!("unexpected {:?} after go {}", clip(words[2], 40), words[0]));
     }
     Ok((go, draw))
 }
@@ -900,10 +912,10 @@ pub fn parse_position(words: &[&str]) -> Result<Position, String> {
         None => {}
         Some(&"moves") => {
             for (i, text) in rest[1..].iter().enumerate() {
-                pos.play(text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+                pos.play(text).map_err(|e| format!("move {} ({}): {e}", i + 1, clip(text, 40)))?;
             }
         }
-        Some(other) => return Err(format!("expected moves, found {other:?}")),
+        Some(other) => return Err(format!("expected moves, found {:?}", clip(other, 40))),
     }
     Ok(pos)
 }
@@ -1001,6 +1013,53 @@ mod tests {
         assert_eq!((go.depth, go.mate, go.nodes, go.movestogo), (Some(120), Some(60), Some(1), Some(1)));
         assert_eq!(Go::parse(&["depth", "1"]).unwrap().depth, Some(1));
         assert_eq!(Go::parse(&["perft", "1"]).unwrap().perft, Some(1));
+    }
+
+    /// The lines an engine prints for `input`, fed line by line (any search stopped at the end).
+    fn session(input: &[String]) -> Vec<String> {
+        #[derive(Clone, Default)]
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl Write for Sink {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink::default();
+        let mut uci = Uci::new(Output::new(sink.clone()));
+        for line in input {
+            uci.feed(line.as_bytes());
+        }
+        drop(uci);
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn errors_never_echo_a_long_input_back() {
+        let (number, word) = ("9".repeat(100_000), "h2e2".repeat(25_000));
+        let input = [
+            format!("setoption name Hash value {number}"),
+            format!("setoption name {word} value 1"),
+            format!("setoption name Ponder value {word}"),
+            format!("position startpos moves {word}"),
+            format!("position startpos {word}"),
+            format!("go searchmoves {word}"),
+            "ucci".to_owned(),
+            format!("setoption hashsize {number}"),
+            format!("setoption usemillisec {word}"),
+            format!("banmoves {word}"),
+            format!("probe startpos moves h2e2 {word}"),
+        ];
+        let lines = session(&input);
+        let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ")).collect();
+        assert_eq!(errors.len(), 10, "{lines:?}");
+        for e in errors {
+            assert!(e.len() < 200 && e.contains("..."), "{e}");
+        }
     }
 
     #[test]
