@@ -335,6 +335,11 @@ impl Uci {
         Uci { out, pos: Position::startpos(), settings, tt, running: None, ucci: false, millis: true, bans: Vec::new() }
     }
 
+    /// The current position: the one `go` searches (it does not change while a search runs).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
     /// Reads commands until `quit` or the end of input (or an input error), then stops any search. Lines are
     /// read as bytes and handed to [`Uci::feed`]: a line that is not UTF-8 does not end the loop.
     pub fn run(&mut self, mut input: impl BufRead) {
@@ -427,7 +432,7 @@ impl Uci {
                 self.pos = Position::startpos();
             }
             "setoption" => self.setoption(&words[1..]),
-            "position" => self.position(&words[1..]),
+            "position" => self.set_position(&words[1..]),
             "go" => self.go(&words[1..]),
             "stop" => self.stop(),
             "ponderhit" => {
@@ -528,7 +533,7 @@ impl Uci {
     }
 
     /// `position startpos|fen <fen> [moves m1 m2 ...]`: builds the new position completely before replacing the old.
-    fn position(&mut self, words: &[&str]) {
+    fn set_position(&mut self, words: &[&str]) {
         match parse_position(words) {
             Ok(pos) => {
                 if self.running.is_some() {
@@ -668,6 +673,13 @@ impl Uci {
     }
 }
 
+impl Drop for Uci {
+    /// Stops a search still running (one under `go infinite` would never end by itself).
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
 impl Uci {
     fn ucci_hello(&self) {
         self.out.line(&format!("id name {ENGINE_NAME}"));
@@ -688,7 +700,7 @@ impl Uci {
             "isready" => self.out.line("readyok"),
             "setoption" => self.ucci_setoption(&words[1..]),
             "position" => {
-                self.position(&words[1..]);
+                self.set_position(&words[1..]);
                 if self.running.is_none() {
                     self.bans.clear();
                 }
@@ -1060,6 +1072,15 @@ mod tests {
         for e in errors {
             assert!(e.len() < 200 && e.contains("..."), "{e}");
         }
+    }
+
+    /// An engine dropped during `go infinite` stops its search (and says its move) instead of leaving the search
+    /// thread to run for ever.
+    #[test]
+    fn dropping_the_engine_stops_its_search() {
+        let lines = session(&["position startpos".to_owned(), "go infinite".to_owned()]);
+        let best = lines.last().and_then(|l| l.strip_prefix("bestmove ")).unwrap_or_else(|| panic!("{lines:?}"));
+        assert!(Position::startpos().parse_move(best.split(' ').next().unwrap()).is_ok(), "{best}");
     }
 
     #[test]
