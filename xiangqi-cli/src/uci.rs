@@ -3,13 +3,19 @@
 //!
 //! The input loop never blocks on the search: `go` starts the search on its own thread, and `isready`, `stop`,
 //! `ponderhit` and `quit` are answered while it runs. Bad input (an illegal move or a bad FEN in `position`, an
-//! unknown command or option, a malformed `go`) gets `info string error: ...` and changes nothing.
+//! unknown command or option, a malformed `go`, a value out of range) gets `info string error: ...` and changes
+//! nothing. A line that is not UTF-8 (GBK text from a GUI on a Chinese system, a stray byte) is not the end of
+//! the input: it gets an error saying so, and its words are then read as usual, each run of bytes that are not
+//! UTF-8 read as a word of its own (U+FFFD), so that `isready` followed by a stray byte still answers
+//! `readyok` while a garbled move or option value is rejected (see [`Uci::feed`]).
 //!
-//! `go` takes what Pikafish's does: `wtime`, `btime`, `winc`, `binc`, `movestogo`, `movetime`, `depth`, `nodes`,
-//! `infinite`, `ponder`, `mate <n>` (stop once a mate in at most n moves is found), `searchmoves <m1> <m2> ...`
-//! (search only these root moves; each must be legal) and `perft <n>` (n up to 5; the leaf count under each move
-//! and the total, printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command thread). As in
-//! Stockfish, `d` draws the position with its FEN and key, and `eval` prints the evaluation's breakdown by term.
+//! `go` takes what Pikafish's does: `wtime`, `btime`, `winc`, `binc`, `movetime` (milliseconds, not negative),
+//! `movestogo` (at least 1), `depth` (1 to [`MAX_GO_DEPTH`]), `nodes` (at least 1), `infinite`, `ponder`,
+//! `mate <n>` (1 to [`MAX_GO_MATE`]; stop once a mate in at most n moves is found), `searchmoves <m1> <m2> ...`
+//! (search only these root moves; each must be legal) and `perft <n>` (1 to [`MAX_UCI_PERFT`]; the leaf count
+//! under each move and the total, printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command
+//! thread). A value out of its range is an error, never quietly moved into it. As in Stockfish, `d` draws the
+//! position with its FEN and key, and `eval` prints the evaluation's breakdown by term (in UCCI too).
 //!
 //! # UCCI
 //!
@@ -26,13 +32,15 @@
 //!   UCI's `searchmoves` leaves out the moves it does not name).
 //! - `go [ponder | draw] {depth <n> | depth infinite | nodes <n> | time <t> [movestogo <n> | increment <i>]
 //!   [opptime <t> [oppmovestogo <n> | oppincrement <i>]]}`; a bare `go` searches until `stop`. `draw` offers a
-//!   draw: the answer `bestmove <m> draw` accepts it, which the engine does when its score is not positive.
+//!   draw: the answer `bestmove <m> draw` accepts it, which the engine does when its score is not positive. The
+//!   ranges are UCI's: `depth` 1 to [`MAX_GO_DEPTH`], `nodes` and `movestogo` at least 1.
 //! - `ponderhit [draw]`, `stop`, `isready` as in UCI; `stop` with no search running answers `nobestmove`.
 //! - `probe {fen <FEN> | startpos} [moves ...]`: `pophash [bestmove <m>] [lowerbound <v> depth <d>]
 //!   [upperbound <v> depth <d>]` from the transposition table, or a bare `pophash`.
 //! - `info depth <d> score <v> pv ...` and `info time <ms> nodes <n>` while searching; `bestmove <m> [ponder <m>]
 //!   [draw]`, or `nobestmove` when there is no move to play.
 //! - `quit` (or `bye`) is answered with `bye`.
+//! - `d` and `eval` as in UCI (they are this engine's, not the specification's).
 
 use crate::engine::{search_threads, trace_table};
 use std::io::{BufRead, Write};
@@ -138,6 +146,12 @@ pub struct Go {
 /// minute).
 pub const MAX_UCI_PERFT: u64 = 5;
 
+/// The deepest `go depth` (UCI and UCCI): the search's iterations go no deeper.
+pub const MAX_GO_DEPTH: u64 = 120;
+
+/// The longest mate `go mate` looks for, in moves.
+pub const MAX_GO_MATE: u64 = 60;
+
 /// The words `go` takes as parameter names: `searchmoves` takes the moves up to the next one.
 const GO_WORDS: [&str; 13] = [
     "wtime",
@@ -155,47 +169,72 @@ const GO_WORDS: [&str; 13] = [
     "perft",
 ];
 
+/// `text`, from the input, as an error message shows it: at most `n` characters, `...` marking a cut (a 100 KB
+/// line is not echoed back).
+fn clip(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+/// The value `v` of the `go` parameter `name`: a whole number from 0 up. A negative number says so (a time
+/// included: a clock below zero is the GUI's error, and a search on it would be a guess).
+fn go_number(name: &str, v: &str) -> Result<u64, String> {
+    let shown = clip(v, 40);
+    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        Err(format!("go {name}: {shown:?} is not a number"))
+    } else if v.starts_with('-') && digits.bytes().any(|b| b != b'0') {
+        Err(format!("go {name}: {shown} is negative"))
+    } else {
+        digits.parse::<u64>().map_err(|_| format!("go {name}: {shown} is too large"))
+    }
+}
+
+/// `n`, the value of the `go` parameter `name`, when it lies in `lo..=hi`; else an error naming the range.
+fn go_range(name: &str, n: u64, lo: u64, hi: u64) -> Result<u64, String> {
+    match (n < lo, n > hi) {
+        (false, false) => Ok(n),
+        _ if hi == u64::MAX => Err(format!("go {name} must be at least {lo}, not {n}")),
+        _ => Err(format!("go {name} must be from {lo} to {hi}, not {n}")),
+    }
+}
+
 impl Go {
-    /// Parses the words after `go`.
+    /// Parses the words after `go`. Every value is checked against its range (see the module's documentation);
+    /// none is quietly changed.
     pub fn parse(words: &[&str]) -> Result<Go, String> {
         let mut go = Go::default();
         let mut i = 0;
         while i < words.len() {
             let w = words[i];
-            // A count must be a number from 0 up; a time may be negative (some GUIs send a clock that ran out
-            // below zero), which counts as zero.
-            let mut value = |name: &str, time: bool| -> Result<u64, String> {
+            let mut value = |name: &str| -> Result<u64, String> {
                 i += 1;
-                let v = words.get(i).ok_or_else(|| format!("go {name} needs a value"))?;
-                let bad = || format!("go {name}: {v:?} is not a number");
-                match v.strip_prefix('-') {
-                    Some(neg) if time => neg.parse::<u64>().map(|_| 0).map_err(|_| bad()),
-                    Some(_) => Err(format!("go {name}: {v:?} is negative")),
-                    None => v.parse::<u64>().map_err(|_| bad()),
-                }
+                go_number(name, words.get(i).ok_or_else(|| format!("go {name} needs a value"))?)
             };
-            let mut number = |name: &str| value(name, false);
             match w {
-                "wtime" => go.wtime = Some(value(w, true)?),
-                "btime" => go.btime = Some(value(w, true)?),
-                "winc" => go.winc = Some(value(w, true)?),
-                "binc" => go.binc = Some(value(w, true)?),
-                "movetime" => go.movetime = Some(value(w, true)?),
-                "movestogo" => go.movestogo = Some(number(w)?),
-                "depth" => go.depth = Some(number(w)?.clamp(1, 120) as u32),
-                "nodes" => go.nodes = Some(number(w)?.max(1)),
+                "wtime" => go.wtime = Some(value(w)?),
+                "btime" => go.btime = Some(value(w)?),
+                "winc" => go.winc = Some(value(w)?),
+                "binc" => go.binc = Some(value(w)?),
+                "movetime" => go.movetime = Some(value(w)?),
+                "movestogo" => go.movestogo = Some(go_range(w, value(w)?, 1, u64::MAX)?),
+                "depth" => go.depth = Some(go_range(w, value(w)?, 1, MAX_GO_DEPTH)? as u32),
+                "nodes" => go.nodes = Some(go_range(w, value(w)?, 1, u64::MAX)?),
                 "infinite" => go.infinite = true,
                 "ponder" => go.ponder = true,
-                "mate" => go.mate = Some(number(w)?.clamp(1, 60) as u32),
+                "mate" => go.mate = Some(go_range(w, value(w)?, 1, MAX_GO_MATE)? as u32),
                 "perft" => {
                     // It runs on the command thread: a count that takes minutes would leave the engine deaf.
-                    let depth = number(w)?.max(1);
+                    let depth = value(w)?;
                     if depth > MAX_UCI_PERFT {
                         return Err(format!(
-                            "go perft {depth}: at most {MAX_UCI_PERFT} here (xiangqi perft --depth {depth} counts deeper)"
+                            "go perft must be from 1 to {MAX_UCI_PERFT}, not {depth} (xiangqi perft --depth {depth} \
+                             counts deeper)"
                         ));
                     }
-                    go.perft = Some(depth as u32);
+                    go.perft = Some(go_range(w, depth, 1, MAX_UCI_PERFT)? as u32);
                 }
                 "searchmoves" => {
                     while let Some(m) = words.get(i + 1).filter(|m| !GO_WORDS.contains(m)) {
@@ -206,7 +245,7 @@ impl Go {
                         return Err("go searchmoves needs at least one move".to_owned());
                     }
                 }
-                other => return Err(format!("unknown go parameter {other:?}")),
+                other => return Err(format!("unknown go parameter {:?}", clip(other, 40))),
             }
             i += 1;
         }
@@ -294,15 +333,80 @@ impl Uci {
         Uci { out, pos: Position::startpos(), settings, tt, running: None, ucci: false, millis: true, bans: Vec::new() }
     }
 
-    /// Reads commands until `quit` or the end of input, then stops any search.
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.command(&line) {
+    /// The current position: the one `go` searches (it does not change while a search runs).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Reads commands until `quit` or the end of input (or an input error), then stops any search. Lines are
+    /// read as bytes and handed to [`Uci::feed`]: a line that is not UTF-8 does not end the loop.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            if !self.feed(&line) {
                 break;
             }
         }
         self.stop();
+    }
+
+    /// Handles one line of input as it arrived, in bytes (a final `\n` or `\r\n` is allowed); `false` after
+    /// `quit`. A line that is not UTF-8 (GBK text from a GUI on a Chinese system, a stray byte) gets
+    /// `info string error: ...` saying so, and is then read as a command like any other: each run of bytes that
+    /// are not UTF-8 becomes a word of its own, U+FFFD, so that the words around it stay intact (`isready`
+    /// followed by a stray byte answers `readyok`) and a garbled move or value is an error, not a different move.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use std::sync::{Arc, Mutex};
+    /// use xiangqi_cli::uci::{Output, Uci};
+    ///
+    /// #[derive(Clone, Default)]
+    /// struct Sink(Arc<Mutex<Vec<u8>>>);
+    /// impl Write for Sink {
+    ///     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+    ///         self.0.lock().unwrap().write(b)
+    ///     }
+    ///     fn flush(&mut self) -> std::io::Result<()> {
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let sink = Sink::default();
+    /// let mut uci = Uci::new(Output::new(sink.clone()));
+    /// assert!(uci.feed(b"isready\xb0\n"));
+    /// let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+    /// let lines: Vec<&str> = text.lines().collect();
+    /// assert!(lines[0].starts_with("info string error: the line is not valid UTF-8"), "{text}");
+    /// assert_eq!(lines[1], "readyok");
+    /// assert!(!uci.feed(b"quit"));
+    /// ```
+    pub fn feed(&mut self, line: &[u8]) -> bool {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match std::str::from_utf8(line) {
+            Ok(text) => self.command(text),
+            Err(_) => {
+                let mut text = String::with_capacity(line.len() + 8);
+                for chunk in line.utf8_chunks() {
+                    text.push_str(chunk.valid());
+                    if !chunk.invalid().is_empty() {
+                        text.push_str(" \u{FFFD} ");
+                    }
+                }
+                let shown = clip(&String::from_utf8_lossy(line), 80);
+                self.out.error(&format!(
+                    "the line is not valid UTF-8 (each run of bytes that are not is read as a word of its own, \
+                     U+FFFD): {shown:?}"
+                ));
+                self.command(&text)
+            }
+        }
     }
 
     /// Handles one command line; `false` after `quit`.
@@ -326,7 +430,7 @@ impl Uci {
                 self.pos = Position::startpos();
             }
             "setoption" => self.setoption(&words[1..]),
-            "position" => self.position(&words[1..]),
+            "position" => self.set_position(&words[1..]),
             "go" => self.go(&words[1..]),
             "stop" => self.stop(),
             "ponderhit" => {
@@ -335,22 +439,28 @@ impl Uci {
                 }
             }
             "quit" => return false,
-            "d" => {
-                for l in self.pos.to_string().lines() {
-                    self.out.line(l);
-                }
-                self.out.line(&format!("Fen: {}", self.pos.fen()));
-                self.out.line(&format!("Key: {:016X}", self.pos.key()));
-            }
-            "eval" => {
-                let trace = xiangqi_eval::Evaluator::default().trace(&self.pos);
-                for l in trace_table(&self.pos.fen(), &trace).lines() {
-                    self.out.line(l);
-                }
-            }
-            other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
+            "d" => self.show(),
+            "eval" => self.eval(),
+            other => self.out.error(&format!("unknown command {:?}", clip(other, 40))),
         }
         true
+    }
+
+    /// `d`: the board, its FEN and its key.
+    fn show(&self) {
+        for l in self.pos.to_string().lines() {
+            self.out.line(l);
+        }
+        self.out.line(&format!("Fen: {}", self.pos.fen()));
+        self.out.line(&format!("Key: {:016X}", self.pos.key()));
+    }
+
+    /// `eval`: the evaluation's breakdown by term.
+    fn eval(&self) {
+        let trace = xiangqi_eval::Evaluator::default().trace(&self.pos);
+        for l in trace_table(&self.pos.fen(), &trace).lines() {
+            self.out.line(l);
+        }
     }
 
     fn uci(&self) {
@@ -378,13 +488,15 @@ impl Uci {
         let (name, value) = (name.as_str(), value.as_deref());
         let lname = name.to_ascii_lowercase();
         if self.running.is_some() && lname != "ponder" {
-            return self.out.error(&format!("cannot change {name} during a search"));
+            return self.out.error(&format!("cannot change {} during a search", clip(name, 40)));
         }
+        let name = clip(name, 40);
+        let name = name.as_str();
         let number = |lo: u64, hi: u64| -> Result<u64, String> {
             let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
             match v.parse::<u64>() {
                 Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-                _ => Err(format!("option {name}: {v:?} is not a number from {lo} to {hi}")),
+                _ => Err(format!("option {name}: {:?} is not a number from {lo} to {hi}", clip(v, 40))),
             }
         };
         let result = match lname.as_str() {
@@ -399,7 +511,7 @@ impl Uci {
             // Pondering is the GUI's choice (`go ponder`); the option only tells the GUI that the engine can.
             "ponder" => match value {
                 Some("true" | "false") => Ok(()),
-                Some(v) => Err(format!("option Ponder: {v:?} is not true or false")),
+                Some(v) => Err(format!("option Ponder: {:?} is not true or false", clip(v, 40))),
                 None => Err("option Ponder needs a value".to_owned()),
             },
             "variant" => match value.map(str::parse::<VariantSpec>) {
@@ -411,7 +523,7 @@ impl Uci {
                 Some(Err(e)) => Err(e.to_string()),
                 None => Err("option Variant needs a value".to_owned()),
             },
-            _ => Err(format!("unknown option {:?}", name.chars().take(40).collect::<String>())),
+            _ => Err(format!("unknown option {:?}", clip(name, 40))),
         };
         if let Err(e) = result {
             self.out.error(&e);
@@ -419,7 +531,7 @@ impl Uci {
     }
 
     /// `position startpos|fen <fen> [moves m1 m2 ...]`: builds the new position completely before replacing the old.
-    fn position(&mut self, words: &[&str]) {
+    fn set_position(&mut self, words: &[&str]) {
         match parse_position(words) {
             Ok(pos) => {
                 if self.running.is_some() {
@@ -447,7 +559,7 @@ impl Uci {
         for m in &go.searchmoves {
             match self.pos.parse_move(m) {
                 Ok(m) => root_moves.push(m),
-                Err(e) => return self.out.error(&format!("go searchmoves {m}: {e}")),
+                Err(e) => return self.out.error(&format!("go searchmoves {}: {e}", clip(m, 40))),
             }
         }
         let root_moves = (!root_moves.is_empty()).then_some(root_moves);
@@ -560,6 +672,13 @@ impl Uci {
     }
 }
 
+impl Drop for Uci {
+    /// Stops a search still running (one under `go infinite` would never end by itself).
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
 impl Uci {
     fn ucci_hello(&self) {
         self.out.line(&format!("id name {ENGINE_NAME}"));
@@ -580,7 +699,7 @@ impl Uci {
             "isready" => self.out.line("readyok"),
             "setoption" => self.ucci_setoption(&words[1..]),
             "position" => {
-                self.position(&words[1..]);
+                self.set_position(&words[1..]);
                 if self.running.is_none() {
                     self.bans.clear();
                 }
@@ -588,7 +707,7 @@ impl Uci {
             "banmoves" => {
                 let bans: Result<Vec<Move>, String> = words[1..]
                     .iter()
-                    .map(|m| self.pos.parse_move(m).map_err(|e| format!("banmoves {m}: {e}")))
+                    .map(|m| self.pos.parse_move(m).map_err(|e| format!("banmoves {}: {e}", clip(m, 40))))
                     .collect();
                 match bans {
                     Ok(b) => self.bans = b,
@@ -637,7 +756,9 @@ impl Uci {
                 self.out.line("bye");
                 return false;
             }
-            other => self.out.error(&format!("unknown command {:?}", other.chars().take(40).collect::<String>())),
+            "d" => self.show(),
+            "eval" => self.eval(),
+            other => self.out.error(&format!("unknown command {:?}", clip(other, 40))),
         }
         true
     }
@@ -649,17 +770,18 @@ impl Uci {
         };
         let name = name.to_ascii_lowercase();
         let value = value.join(" ");
+        let shown = clip(&name, 40);
         if self.running.is_some() {
-            return self.out.error(&format!("cannot change {name} during a search"));
+            return self.out.error(&format!("cannot change {shown} during a search"));
         }
         let check = |v: &str| match v {
             "true" | "on" => Ok(true),
             "false" | "off" => Ok(false),
-            _ => Err(format!("option {name}: {v:?} is not true or false")),
+            _ => Err(format!("option {shown}: {:?} is not true or false", clip(v, 40))),
         };
         let number = |lo: usize, hi: usize| match value.parse::<usize>() {
             Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-            _ => Err(format!("option {name}: {value:?} is not a number from {lo} to {hi}")),
+            _ => Err(format!("option {shown}: {:?} is not a number from {lo} to {hi}", clip(&value, 40))),
         };
         let result = match name.as_str() {
             "usemillisec" => check(&value).map(|b| self.millis = b),
@@ -677,7 +799,7 @@ impl Uci {
             }
             "ponder" | "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "promotion" | "idle"
             | "pruning" | "knowledge" | "randomness" | "style" | "repetition" | "drawmoves" => Ok(()),
-            _ => Err(format!("unknown option {:?}", name.chars().take(40).collect::<String>())),
+            _ => Err(format!("unknown option {:?}", shown)),
         };
         if let Err(e) = result {
             self.out.error(&e);
@@ -704,8 +826,7 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
     }
     let unit = if millis { 1 } else { 1000 };
     let number = |i: usize, name: &str| -> Result<u64, String> {
-        let v = words.get(i).ok_or_else(|| format!("go {name} needs a value"))?;
-        v.parse::<u64>().map_err(|_| format!("go {name}: {v:?} is not a number"))
+        go_number(name, words.get(i).ok_or_else(|| format!("go {name} needs a value"))?)
     };
     let (mine, theirs) = match us {
         Color::Red => ((&mut go.wtime, &mut go.winc), (&mut go.btime, &mut go.binc)),
@@ -715,29 +836,33 @@ pub fn parse_ucci_go(words: &[&str], millis: bool, us: Color) -> Result<(Go, boo
     match words.first() {
         None | Some(&"infinite") => go.infinite = true,
         Some(&"depth") if words.get(1) == Some(&"infinite") => go.infinite = true,
-        Some(&"depth") => go.depth = Some(number(1, "depth")?.clamp(1, 120) as u32),
-        Some(&"nodes") => go.nodes = Some(number(1, "nodes")?.max(1)),
+        Some(&"depth") => go.depth = Some(go_range("depth", number(1, "depth")?, 1, MAX_GO_DEPTH)? as u32),
+        Some(&"nodes") => go.nodes = Some(go_range("nodes", number(1, "nodes")?, 1, u64::MAX)?),
         Some(&"time") => {
             *mine.0 = Some(number(1, "time")?.saturating_mul(unit));
             i = 2;
             while i < words.len() {
                 let w = words[i];
+                if !["movestogo", "increment", "opptime", "oppincrement", "oppmovestogo"].contains(&w) {
+                    return Err(format!("unknown go parameter {:?}", clip(w, 40)));
+                }
                 let v = number(i + 1, w)?;
                 match w {
-                    "movestogo" => go.movestogo = Some(v.max(1)),
+                    "movestogo" => go.movestogo = Some(go_range(w, v, 1, u64::MAX)?),
                     "increment" => *mine.1 = Some(v.saturating_mul(unit)),
                     "opptime" => *theirs.0 = Some(v.saturating_mul(unit)),
                     "oppincrement" => *theirs.1 = Some(v.saturating_mul(unit)),
-                    "oppmovestogo" => {}
-                    other => return Err(format!("unknown go parameter {other:?}")),
+                    _ => {
+                        go_range(w, v, 1, u64::MAX)?;
+                    }
                 }
                 i += 2;
             }
         }
-        Some(other) => return Err(format!("unknown go mode {other:?}")),
+        Some(other) => return Err(format!("unknown go mode {:?}", clip(other, 40))),
     }
     if i == 0 && words.len() > 2 {
-        return Err(format!("unexpected {:?} after go {}", words[2], words[0]));
+        return Err(format!("unexpected {:?} after go {}", clip(words[2], 40), words[0]));
     }
     Ok((go, draw))
 }
@@ -798,10 +923,10 @@ pub fn parse_position(words: &[&str]) -> Result<Position, String> {
         None => {}
         Some(&"moves") => {
             for (i, text) in rest[1..].iter().enumerate() {
-                pos.play(text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+                pos.play(text).map_err(|e| format!("move {} ({}): {e}", i + 1, clip(text, 40)))?;
             }
         }
-        Some(other) => return Err(format!("expected moves, found {other:?}")),
+        Some(other) => return Err(format!("expected moves, found {:?}", clip(other, 40))),
     }
     Ok(pos)
 }
@@ -865,14 +990,96 @@ mod tests {
             }
         );
         assert_eq!(Go::parse(&["perft", "3"]).unwrap().perft, Some(3));
-        assert!(Go::parse(&["perft", "6"]).unwrap_err().contains("at most 5"));
+        assert!(Go::parse(&["perft", "6"]).unwrap_err().contains("from 1 to 5"));
         assert!(Go::parse(&["searchmoves"]).is_err());
         assert!(Go::parse(&["searchmoves", "depth", "3"]).is_err());
         assert!(Go::parse(&["mate"]).is_err());
         assert!(Go::parse(&["depth"]).is_err());
         assert!(Go::parse(&["depth", "x"]).is_err());
         assert!(Go::parse(&["bogus"]).is_err());
-        assert_eq!(Go::parse(&["wtime", "-5"]).unwrap().wtime, Some(0));
+        assert_eq!(Go::parse(&["wtime", "0", "btime", "-0"]).unwrap().btime, Some(0));
+    }
+
+    #[test]
+    fn go_values_out_of_range_are_errors() {
+        fn err(text: &str) -> String {
+            Go::parse(&text.split(' ').collect::<Vec<_>>()).unwrap_err()
+        }
+        for time in ["wtime", "btime", "winc", "binc", "movetime"] {
+            let e = err(&format!("{time} -5"));
+            assert!(e.contains(&format!("go {time}: -5 is negative")), "{e}");
+        }
+        assert!(err("depth 0").contains("go depth must be from 1 to 120, not 0"));
+        assert!(err("depth 1000").contains("go depth must be from 1 to 120, not 1000"));
+        assert!(err("mate 0").contains("go mate must be from 1 to 60"));
+        assert!(err("mate 61").contains("go mate must be from 1 to 60"));
+        assert!(err("nodes 0").contains("go nodes must be at least 1"));
+        assert!(err("movestogo 0").contains("go movestogo must be at least 1"));
+        assert!(err("perft 0").contains("go perft must be from 1 to 5, not 0"));
+        assert!(err("perft 6").contains("go perft must be from 1 to 5, not 6"));
+        assert!(err("nodes 99999999999999999999999").contains("too large"));
+        assert!(err("depth +").contains("not a number"));
+        // The bounds themselves are in range.
+        let go = Go::parse(&["depth", "120", "mate", "60", "nodes", "1", "movestogo", "1"]).unwrap();
+        assert_eq!((go.depth, go.mate, go.nodes, go.movestogo), (Some(120), Some(60), Some(1), Some(1)));
+        assert_eq!(Go::parse(&["depth", "1"]).unwrap().depth, Some(1));
+        assert_eq!(Go::parse(&["perft", "1"]).unwrap().perft, Some(1));
+    }
+
+    /// The lines an engine prints for `input`, fed line by line (any search stopped at the end).
+    fn session(input: &[String]) -> Vec<String> {
+        #[derive(Clone, Default)]
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl Write for Sink {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink::default();
+        let mut uci = Uci::new(Output::new(sink.clone()));
+        for line in input {
+            uci.feed(line.as_bytes());
+        }
+        drop(uci);
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn errors_never_echo_a_long_input_back() {
+        let (number, word) = ("9".repeat(100_000), "h2e2".repeat(25_000));
+        let input = [
+            format!("setoption name Hash value {number}"),
+            format!("setoption name {word} value 1"),
+            format!("setoption name Ponder value {word}"),
+            format!("position startpos moves {word}"),
+            format!("position startpos {word}"),
+            format!("go searchmoves {word}"),
+            "ucci".to_owned(),
+            format!("setoption hashsize {number}"),
+            format!("setoption usemillisec {word}"),
+            format!("banmoves {word}"),
+            format!("probe startpos moves h2e2 {word}"),
+        ];
+        let lines = session(&input);
+        let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ")).collect();
+        assert_eq!(errors.len(), 10, "{lines:?}");
+        for e in errors {
+            assert!(e.len() < 200 && e.contains("..."), "{e}");
+        }
+    }
+
+    /// An engine dropped during `go infinite` stops its search (and says its move) instead of leaving the search
+    /// thread to run for ever.
+    #[test]
+    fn dropping_the_engine_stops_its_search() {
+        let lines = session(&["position startpos".to_owned(), "go infinite".to_owned()]);
+        let best = lines.last().and_then(|l| l.strip_prefix("bestmove ")).unwrap_or_else(|| panic!("{lines:?}"));
+        assert!(Position::startpos().parse_move(best.split(' ').next().unwrap()).is_ok(), "{best}");
     }
 
     #[test]
@@ -914,6 +1121,17 @@ mod tests {
         assert!(parse_ucci_go(&w("depth infinite"), true, Color::Red).unwrap().0.infinite);
         for bad in ["depth", "nodes x", "time 5 bogus 3", "wtime 5", "depth 5 nodes 7", "time 5 movestogo"] {
             assert!(parse_ucci_go(&w(bad), true, Color::Red).is_err(), "{bad}");
+        }
+        for (bad, needle) in [
+            ("depth 0", "go depth must be from 1 to 120, not 0"),
+            ("depth 121", "go depth must be from 1 to 120, not 121"),
+            ("nodes 0", "go nodes must be at least 1"),
+            ("time 5 movestogo 0", "go movestogo must be at least 1"),
+            ("time -5", "go time: -5 is negative"),
+            ("ponder time 5 opptime -1", "go opptime: -1 is negative"),
+        ] {
+            let e = parse_ucci_go(&w(bad), true, Color::Red).unwrap_err();
+            assert!(e.contains(needle), "{bad}: {e}");
         }
     }
 

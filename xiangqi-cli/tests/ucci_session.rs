@@ -1,6 +1,6 @@
 //! A UCCI session through the binary, as ElephantEye's GUIs drive it: the `ucci` switch, UCCI options, `banmoves`,
 //! `go time ... movestogo`, `go draw`, pondering with `ponderhit draw`, `probe`/`pophash`, `stop` when idle, and
-//! `quit` answered by `bye`.
+//! `quit` answered by `bye`; and bad input: lines that are not UTF-8, `go` values out of range.
 
 use std::time::{Duration, Instant};
 
@@ -111,4 +111,47 @@ fn ucci_handshake_search_bans_and_bye() {
         assert!(Instant::now() < end, "the engine did not exit after bye");
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// GBK bytes from a GUI on a Chinese system do not end the session; out-of-range `go` values are errors and start
+/// no search; `d` shows the position as in UCI.
+#[test]
+fn ucci_bad_input_is_reported_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.within(|l| l == "ucciok");
+    // 中文 in GBK as a book path (accepted, and without effect) and as a hash size.
+    e.send_bytes(b"setoption bookfiles C:\\\xd6\xd0\xce\xc4\\book.obk\n");
+    e.send_bytes(b"setoption hashsize \xd6\xd0\n");
+    e.send_bytes(b"isready\xb0\n");
+    let lines = e.within(|l| l == "readyok");
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    for i in [0, 1, 3] {
+        assert!(lines[i].starts_with("info string error: the line is not valid UTF-8"), "{lines:?}");
+    }
+    assert!(lines[2].starts_with("info string error: option hashsize:"), "{lines:?}");
+    e.send("position startpos moves h2e2");
+    for (cmd, needle) in [
+        ("go depth 0", "go depth must be from 1 to 120, not 0"),
+        ("go depth 500", "go depth must be from 1 to 120, not 500"),
+        ("go nodes 0", "go nodes must be at least 1, not 0"),
+        ("go time 1000 movestogo 0", "go movestogo must be at least 1, not 0"),
+        ("go time -5", "go time: -5 is negative"),
+    ] {
+        e.send(cmd);
+        e.send("isready");
+        let lines = e.within(|l| l == "readyok");
+        assert_eq!(lines.len(), 2, "{cmd}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: ") && lines[0].contains(needle), "{cmd}: {lines:?}");
+    }
+    e.send("d");
+    let fen = e.within(|l| l.starts_with("Fen: ")).pop().unwrap();
+    let mut pos = Position::startpos();
+    pos.play("h2e2").unwrap();
+    assert_eq!(fen, format!("Fen: {}", pos.fen()));
+    e.send("go depth 1");
+    let answer = e.answer();
+    assert!(answer[0] == "bestmove" && pos.parse_move(&answer[1]).is_ok(), "{answer:?}");
+    e.send("quit");
+    e.within(|l| l == "bye");
 }

@@ -81,6 +81,66 @@ fn bad_input_is_reported_and_the_state_is_kept() {
     assert!(pos.play(&best).is_ok());
 }
 
+/// A line that is not UTF-8 (a GBK name from a GUI on a Chinese system, a stray byte) is reported and the loop goes
+/// on: the words around the bad bytes still act, and a garbled move or value is rejected.
+#[test]
+fn a_line_that_is_not_utf8_is_an_error_and_the_loop_goes_on() {
+    let mut e = Engine::start();
+    // The whole session at once, as `printf 'caf\xe9\nisready\nquit\n' | xiangqi` sends it.
+    e.send_bytes(b"caf\xe9\nisready\n");
+    let lines = e.until(Duration::from_secs(5), |l| l == "readyok");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: the line is not valid UTF-8"), "{lines:?}");
+    assert!(lines[0].ends_with("\"caf\u{FFFD}\""), "{lines:?}");
+    assert_eq!(lines[1], "info string error: unknown command \"caf\"");
+    // `isready` followed by a stray GBK lead byte, with and without a space.
+    for line in [&b"isready\xb0\n"[..], b"isready \xd6\r\n"] {
+        e.send_bytes(line);
+        let lines = e.until(Duration::from_secs(5), |l| l == "readyok");
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].contains("not valid UTF-8"), "{lines:?}");
+    }
+    // A GBK word (中文) as a move or an option value is an error; nothing changes.
+    e.send("position startpos moves h2e2");
+    let fen = e.fen();
+    e.send_bytes(b"position startpos moves h2e2 \xd6\xd0\xce\xc4\n");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("info string error: move 2"));
+    assert!(lines[lines.len() - 2].contains("not valid UTF-8"), "{lines:?}");
+    e.send_bytes(b"setoption name Variant value \xd6\xd0\xce\xc4\n");
+    e.until(Duration::from_secs(5), |l| l.starts_with("info string error") && !l.contains("UTF-8"));
+    assert_eq!(e.fen(), fen);
+    // The engine still plays, with its default variant.
+    e.send("go depth 2");
+    let (_, best) = e.bestmove(Duration::from_secs(30));
+    assert!(Position::from_fen(&fen).unwrap().parse_move(&best).is_ok(), "{best}");
+    e.send_bytes(b"quit\n");
+    assert!(e.child.wait().unwrap().success());
+}
+
+/// Out-of-range `go` values are errors, and nothing is searched: no quiet clamping to a depth of 1 or a clock of 0.
+#[test]
+fn go_values_out_of_range_are_errors_and_nothing_is_searched() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for (cmd, needle) in [
+        ("go depth 0", "go depth must be from 1 to 120, not 0"),
+        ("go depth 1000", "go depth must be from 1 to 120, not 1000"),
+        ("go wtime -5", "go wtime: -5 is negative"),
+        ("go wtime 1000 btime -1", "go btime: -1 is negative"),
+        ("go movetime -100", "go movetime: -100 is negative"),
+        ("go mate 0", "go mate must be from 1 to 60, not 0"),
+        ("go nodes 0", "go nodes must be at least 1, not 0"),
+        ("go movestogo 0 wtime 1000", "go movestogo must be at least 1, not 0"),
+        ("go perft 0", "go perft must be from 1 to 5, not 0"),
+    ] {
+        e.send(cmd);
+        e.send("isready");
+        let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+        assert_eq!(lines.len(), 2, "{cmd}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: ") && lines[0].contains(needle), "{cmd}: {lines:?}");
+    }
+}
+
 #[test]
 fn isready_and_stop_during_go_infinite() {
     let mut e = Engine::start();

@@ -268,9 +268,27 @@ impl Position {
         Ok(pos)
     }
 
-    /// The position as a [`Setup`] (for writing a FEN, flipping, mirroring).
+    /// The position as a [`Setup`] (for writing a FEN, flipping, mirroring). Its counters stop at
+    /// [`Setup::MAX_HALFMOVES`] and [`Setup::MAX_FULLMOVES`], so that the FEN of every position reached reads back,
+    /// even after moves from a setup at the bounds: a halfmove clock past the bound means what the bound means to
+    /// every rule (the 60-move rule ends a game at 120), and the move number is only a label.
+    ///
+    /// ```
+    /// use xiangqi_core::{Position, Setup};
+    /// let mut pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 10000 100000")
+    ///     .unwrap();
+    /// pos.play("h9g7").unwrap();
+    /// assert_eq!(pos.halfmoves(), 10_001);
+    /// assert_eq!((pos.setup().halfmoves, pos.setup().fullmoves), (Setup::MAX_HALFMOVES, Setup::MAX_FULLMOVES));
+    /// assert!(Position::from_fen(&pos.fen()).is_ok());
+    /// ```
     pub fn setup(&self) -> Setup {
-        Setup { board: self.board, turn: self.turn, halfmoves: self.halfmoves, fullmoves: self.fullmoves() }
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            halfmoves: self.halfmoves.min(Setup::MAX_HALFMOVES),
+            fullmoves: self.fullmoves().min(Setup::MAX_FULLMOVES),
+        }
     }
 
     /// The FEN of the position.

@@ -273,6 +273,30 @@ fn setup_counters_are_bounded() {
     assert_eq!(pos.halfmoves(), Setup::MAX_HALFMOVES + 1);
 }
 
+/// The FEN of a position reached from a setup at the counters' bounds reads back: the counters written stop at the
+/// bounds (the clock counts on inside the position). Unbounded, `h2e2 h9g7` from such a setup would write
+/// `10002 100001`, which the FEN reader refuses: `d` would show a FEN that `position fen` does not take.
+#[test]
+fn fens_of_positions_past_the_counters_bounds_read_back() {
+    let start = format!("{} 10000 100000", &START_FEN[..START_FEN.len() - 4]);
+    let mut pos = Position::from_fen(&start).unwrap();
+    for m in ["h2e2", "h9g7", "e2h2", "g7h9"] {
+        pos.play(m).unwrap();
+        let fen = pos.fen();
+        let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(back.fen(), fen);
+        assert_eq!(back.key(), pos.key());
+        assert!(fen.ends_with(" 10000 100000"), "{fen}");
+    }
+    assert_eq!(pos.halfmoves(), Setup::MAX_HALFMOVES + 4);
+    // Below the bounds nothing changes.
+    let mut pos = Position::from_fen(&format!("{} 9998 99999", &START_FEN[..START_FEN.len() - 4])).unwrap();
+    pos.play("h2e2").unwrap();
+    assert!(pos.fen().ends_with(" b - - 9999 99999"), "{}", pos.fen());
+    pos.play("h9g7").unwrap();
+    assert!(pos.fen().ends_with(" w - - 10000 100000"), "{}", pos.fen());
+}
+
 #[test]
 fn move_errors_say_why() {
     let pos = Position::startpos();

@@ -42,6 +42,12 @@ impl Engine {
         self.stdin.flush().unwrap();
     }
 
+    /// Writes raw bytes (not necessarily UTF-8, not necessarily a whole line).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
     /// Lines up to and including the first that satisfies `done`; panics after `timeout`.
     pub fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
         let end = Instant::now() + timeout;
