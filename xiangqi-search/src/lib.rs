@@ -38,16 +38,23 @@
 //! ```
 
 mod game;
+mod limits;
+mod lmr;
+pub mod movepick;
+mod node;
 pub mod policy;
 pub mod record;
 mod searcher;
 mod smp;
+mod stats;
 pub mod synthetic;
 pub mod tt;
 mod variants;
 mod xiangqi;
 
 pub use game::{mated_in, Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+pub use limits::{Limits, SearchOptions, Signals};
+pub use lmr::{lmr_reduction, LmrTable};
 pub use policy::{
     AlphaBetaForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm, MovePicker,
     NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
@@ -55,8 +62,9 @@ pub use policy::{
 };
 pub use policy::{DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
 pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Plain, Silent, VerifiedNullMove};
-pub use searcher::{lmr_reduction, Limits, Line, LmrTable, SearchOptions, SearchResult, Searcher, Signals, Stats};
+pub use searcher::Searcher;
 pub use smp::{search_smp, SEARCH_STACK};
+pub use stats::{Line, SearchResult, Stats};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};
 

@@ -1,7 +1,8 @@
 //! Lazy SMP: several threads search the same position and share the transposition table.
 
 use crate::game::{Evaluator, Game};
-use crate::searcher::{Limits, SearchResult, Signals};
+use crate::limits::{Limits, Signals};
+use crate::stats::SearchResult;
 use crate::tt::TranspositionTable;
 use crate::variants::{RunSetup, VariantSpec};
 use std::sync::atomic::Ordering;

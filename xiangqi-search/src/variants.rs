@@ -2,11 +2,13 @@
 //! [`Searcher`] instances.
 
 use crate::game::{Evaluator, Game};
+use crate::limits::{Limits, SearchOptions};
 use crate::policy::{
     Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, Enhanced, Extras, NegamaxAbSoftForm,
     NullMove, Observer, Ordered, Parts, Plain, PrincipalVariation, Quiescence, Silent, Variant, VerifiedNullMove,
 };
-use crate::searcher::{Limits, SearchOptions, SearchResult, Searcher};
+use crate::searcher::Searcher;
+use crate::stats::SearchResult;
 use crate::tt::TranspositionTable;
 use std::fmt;
 use std::str::FromStr;

@@ -1,0 +1,114 @@
+//! When a search stops and what it may do: [`Limits`], the [`Signals`] shared with whoever controls it, and the
+//! run-time switches of the engine's additions ([`SearchOptions`]).
+
+use crate::policy::Parts;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Signals shared between a search and whoever controls it (the UCI loop, other threads).
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Raised to stop the search as soon as possible.
+    pub stop: AtomicBool,
+    /// While raised, time limits are ignored (pondering); lowering it is `ponderhit`.
+    pub ponder: AtomicBool,
+    /// Nodes searched by all threads, updated every few thousand nodes.
+    pub nodes: AtomicU64,
+}
+
+/// When to stop. With only `depth` set (and no signals) the search is one fixed-depth pass (reproducible,
+/// comparable with theory); otherwise it deepens iteratively and returns the last completed iteration.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// Depth in plies (the maximum depth when deepening).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (main search plus quiescence, all threads).
+    pub nodes: Option<u64>,
+    /// Stop after this much time, even in the middle of an iteration.
+    pub movetime: Option<Duration>,
+    /// Start no new iteration after this much time (time management's optimum).
+    pub soft_time: Option<Duration>,
+    /// Stop, ponder and node-count signals.
+    pub signals: Option<Arc<Signals>>,
+    /// Deepen iteratively even with only a depth limit (the engine always does).
+    pub iterative: bool,
+    /// Search only these moves at the root, packed by the game ([`crate::Game::encode_move`]); `None` searches every
+    /// move (UCI's `go searchmoves`, or every move but UCCI's `banmoves`). Codes of no legal move are ignored;
+    /// when none is legal the result is that of a position without moves.
+    pub root_moves: Option<Vec<u16>>,
+    /// Stop deepening once an iteration finds a mate in at most this many moves, for either side (UCI's
+    /// `go mate`).
+    pub mate: Option<u32>,
+    /// When the clock started, for `movetime`, `soft_time` and the reported time: a UCI engine passes the moment
+    /// `go` arrived, so that starting threads and building evaluators is paid from the same budget. `None` starts
+    /// the clock when the search starts.
+    pub start: Option<Instant>,
+}
+
+impl Limits {
+    /// A fixed-depth search.
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    pub(crate) fn iterative(&self) -> bool {
+        self.iterative
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self.soft_time.is_some()
+            || self.signals.is_some()
+            || self.mate.is_some()
+            || self.depth.is_none()
+    }
+}
+
+/// Run-time switches of the engine's additions ([`crate::Enhanced`]); the pure variants ignore them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Probe and store the transposition table.
+    pub tt: bool,
+    /// Search a node in check one ply deeper.
+    pub check_extension: bool,
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Futility pruning of quiet moves near the horizon: by margin, and late quiet moves by count (late move
+    /// pruning).
+    pub futility: bool,
+    /// Reverse futility pruning (static null move) of nodes near the horizon.
+    pub reverse_futility: bool,
+    /// Razoring: drop into quiescence near the horizon when far below alpha.
+    pub razoring: bool,
+    /// Ask the game's rules (repetition, perpetual check and chase, move limit) at every node after the root.
+    pub rules: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Skip captures that likely lose material in quiescence.
+    pub qs_pruning: bool,
+    /// Number of principal variations to search at the root (UCI `MultiPV`).
+    pub multipv: usize,
+    /// Iteration depth offset of this thread (Lazy SMP helpers start deeper).
+    pub depth_offset: u32,
+    /// The spec's techniques, for a composition of dynamic policies ([`crate::policy::DynamicForm`] and the
+    /// others); compositions of fixed policies ignore them.
+    pub parts: Parts,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            tt: true,
+            check_extension: true,
+            lmr: true,
+            futility: true,
+            reverse_futility: true,
+            razoring: true,
+            rules: true,
+            aspiration: true,
+            qs_pruning: true,
+            multipv: 1,
+            depth_offset: 0,
+            parts: Parts::default(),
+        }
+    }
+}
