@@ -56,8 +56,8 @@ pub use game::{mated_in, Evaluator, Game, GenType, MoveList, Rule, Score, INFINI
 pub use limits::{Limits, SearchOptions, Signals};
 pub use lmr::{lmr_reduction, LmrTable};
 pub use policy::{
-    AlphaBetaForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm, MovePicker,
-    NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
+    AlphaBetaForm, AlphaBetaHardForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm,
+    MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
     PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
 pub use policy::{DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
@@ -72,6 +72,8 @@ pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PAR
 pub type Minimax = Compose<MinimaxForm>;
 /// Two-sided alpha-beta.
 pub type AlphaBeta = Compose<AlphaBetaForm>;
+/// Two-sided alpha-beta, fail-hard (the CS557 best/worst routines).
+pub type AlphaBetaHard = Compose<AlphaBetaHardForm>;
 /// Negamax without pruning.
 pub type Negamax = Compose<NegamaxForm>;
 /// Negamax alpha-beta, fail-soft.

@@ -241,6 +241,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             return sign * V::Leaf::leaf(self, a, b, ply);
         }
         let mut moves = NodeMoves::new(0);
+        let (alpha0, beta0) = (alpha, beta);
         let mut best = if max { -INFINITY } else { INFINITY };
         let mut exit = Exit::Value;
         let mut i = 0;
@@ -283,6 +284,9 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             let score = self.game.no_moves_score(ply);
             return sign * self.leave(ply, score, Exit::NoMoves);
         }
+        // Fail-hard forms return the window's bound when the value falls outside it.
+        let parts = &self.options.parts;
+        let best = if V::Form::prune(parts) && !V::Form::fail_soft(parts) { best.clamp(alpha0, beta0) } else { best };
         sign * self.leave(ply, sign * best, exit)
     }
 }

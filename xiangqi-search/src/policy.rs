@@ -3,7 +3,7 @@
 //!
 //! | slot | policies |
 //! | --- | --- |
-//! | form (how children combine) | [`MinimaxForm`], [`AlphaBetaForm`] (two-sided), [`NegamaxForm`], [`NegamaxAbSoftForm`], [`NegamaxAbHardForm`], [`DynamicForm`] |
+//! | form (how children combine) | [`MinimaxForm`], [`AlphaBetaForm`], [`AlphaBetaHardForm`] (two-sided), [`NegamaxForm`], [`NegamaxAbSoftForm`], [`NegamaxAbHardForm`], [`DynamicForm`] |
 //! | leaf (depth 0) | [`StaticLeaf`], [`Quiescence`], [`DynamicLeaf`] |
 //! | before the moves | [`NoNull`], [`NullMove`], [`VerifiedNullMove`], [`DynamicNull`] |
 //! | how a child is searched | [`FullWindow`], [`PrincipalVariation`], [`DynamicChild`] |
@@ -111,6 +111,12 @@ form!(
 form!(
     /// Two-sided alpha-beta (the CS557 best/worst form is the same algorithm).
     AlphaBetaForm, "alphabeta", true, true, true
+);
+form!(
+    /// Two-sided alpha-beta, fail-hard: a node's value is clamped to the window it was given. The CS557
+    /// `maximizer(board, worst, best)` / `minimizer(board, best, worst)` routines are this form (they return the
+    /// window's bound when nothing beats it); it visits exactly the nodes of [`AlphaBetaForm`].
+    AlphaBetaHardForm, "alphabeta-hard", true, true, false
 );
 form!(
     /// Negamax without pruning: `max(-child)` at every node.

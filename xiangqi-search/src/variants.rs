@@ -18,6 +18,7 @@ use std::sync::Arc;
 pub const PRESETS: &[(&str, &str)] = &[
     ("minimax", "two-sided minimax, every node searched"),
     ("alphabeta", "two-sided alpha-beta"),
+    ("alphabeta-hard", "two-sided alpha-beta, fail-hard (the CS557 best/worst routines)"),
     ("negamax", "negamax without pruning"),
     ("negamax-ab", "negamax alpha-beta, fail-soft"),
     ("negamax-ab-hard", "negamax alpha-beta, fail-hard"),
@@ -34,7 +35,7 @@ pub const PRESETS: &[(&str, &str)] = &[
 
 /// The parts a variant string may combine with `+`. Every switch the parser knows is listed (a unit test checks it).
 pub const PARTS: &[(&str, &str)] = &[
-    ("minimax | alphabeta | negamax | negamax-ab | negamax-ab-hard", "the form (default negamax-ab)"),
+    ("minimax | alphabeta | alphabeta-hard | negamax | negamax-ab | negamax-ab-hard", "the form (default negamax-ab)"),
     ("pvs", "principal variation search (needs alpha-beta)"),
     ("nmp", "null-move pruning, R = 3 (needs alpha-beta)"),
     ("qs", "quiescence search at the horizon"),
@@ -54,6 +55,8 @@ pub enum FormKind {
     Minimax,
     /// Two-sided alpha-beta.
     AlphaBeta,
+    /// Two-sided alpha-beta, fail-hard (the CS557 best/worst routines).
+    AlphaBetaHard,
     /// Negamax without pruning.
     Negamax,
     /// Negamax alpha-beta, fail-soft.
@@ -67,6 +70,7 @@ impl FormKind {
         match self {
             FormKind::Minimax => "minimax",
             FormKind::AlphaBeta => "alphabeta",
+            FormKind::AlphaBetaHard => "alphabeta-hard",
             FormKind::Negamax => "negamax",
             FormKind::NegamaxAb => "negamax-ab",
             FormKind::NegamaxAbHard => "negamax-ab-hard",
@@ -220,6 +224,7 @@ impl FromStr for VariantSpec {
             let f = match lower.as_str() {
                 "minimax" => Some(FormKind::Minimax),
                 "alphabeta" | "alpha-beta" | "ab" => Some(FormKind::AlphaBeta),
+                "alphabeta-hard" | "best-worst" => Some(FormKind::AlphaBetaHard),
                 "negamax" => Some(FormKind::Negamax),
                 "negamax-ab" | "negamax-ab-soft" => Some(FormKind::NegamaxAb),
                 "negamax-ab-hard" => Some(FormKind::NegamaxAbHard),
@@ -275,7 +280,7 @@ impl FromStr for VariantSpec {
         // PVS and the null move are written for the negamax node (a zero window and a pass are searched from the
         // side to move's view): a two-sided form with them is refused, never quietly run as negamax.
         for (on, technique) in [(spec.pvs, "pvs"), (spec.nmp, "nmp")] {
-            if on && spec.form == FormKind::AlphaBeta {
+            if on && matches!(spec.form, FormKind::AlphaBeta | FormKind::AlphaBetaHard) {
                 return Err(VariantError::TwoSided { technique });
             }
         }
@@ -389,6 +394,7 @@ impl VariantSpec {
         let (two_sided, prune, fail_soft) = match self.form {
             FormKind::Minimax => (true, false, true),
             FormKind::AlphaBeta => (true, true, true),
+            FormKind::AlphaBetaHard => (true, true, false),
             FormKind::Negamax => (false, false, true),
             FormKind::NegamaxAb => (false, true, true),
             FormKind::NegamaxAbHard => (false, true, false),

@@ -409,3 +409,26 @@ fn runs_of_pruned_moves_can_share_a_box() {
     // Every box and every single node hangs under exactly one edge, except the root.
     assert_eq!(g.edges.len(), singles + boxes.len() - 1);
 }
+
+/// The two-sided form honours fail-hard like the negamax forms: with `alphabeta-hard` every interior node returns
+/// a value inside the window it was given (leaves return their evaluation, as in negamax-ab-hard) (observers see windows and values from the side to move's view); the fail-soft
+/// `alphabeta` returns values outside it on the same tree, and both visit the same nodes.
+#[test]
+fn two_sided_fail_hard_keeps_values_inside_the_window() {
+    use xiangqi_search::{AlphaBeta, AlphaBetaHard};
+    let outside = |rec: &Recorder<Child>| {
+        rec.nodes()
+            .iter()
+            .filter_map(|n| match &n.state {
+                State::Searched(v) if v.depth > 0 => v.value.map(|x| (x, v.alpha, v.beta)),
+                _ => None,
+            })
+            .filter(|&(x, a, b)| x < a || x > b)
+            .count()
+    };
+    let (soft, soft_stats, _) = record::<AlphaBeta>(Tree::parse(SPEC_TREE).unwrap(), 4);
+    let (hard, hard_stats, _) = record::<AlphaBetaHard>(Tree::parse(SPEC_TREE).unwrap(), 4);
+    assert_eq!(soft_stats.main_nodes, hard_stats.main_nodes);
+    assert!(outside(&soft) > 0, "the fail-soft search returns a value outside its window somewhere");
+    assert_eq!(outside(&hard), 0);
+}

@@ -125,3 +125,59 @@ fn tree_text_errors_are_reported() {
         assert!(Tree::parse(bad).is_err(), "{bad:?}");
     }
 }
+
+/// The CS557 `minimizer(board, best, worst)` and `maximizer(board, worst, best)`, written as the spec writes them:
+/// `worst` starts at the caller's bound and only improves, and the loop stops once `worst` meets `best`. Leaf values
+/// are for MAX, the first player.
+fn cs557_maximizer(tree: &mut Tree, worst: i32, best: i32) -> i32 {
+    cs557_node(tree, true, worst, best)
+}
+
+fn cs557_node(tree: &mut Tree, max: bool, mut worst: i32, best: i32) -> i32 {
+    use xiangqi_search::{Evaluator, Game, MoveList};
+    let mut moves = MoveList::new();
+    tree.generate(false, &mut moves);
+    if moves.is_empty() {
+        // eval(board) from MAX's view (the evaluator scores for the side to move).
+        let v = TreeEval.evaluate(tree);
+        return if tree.first_player_to_move() { v } else { -v };
+    }
+    for m in moves {
+        if (max && worst >= best) || (!max && worst <= best) {
+            break;
+        }
+        tree.make(m);
+        let result = cs557_node(tree, !max, best, worst);
+        if (max && result > worst) || (!max && result < worst) {
+            worst = result;
+        }
+        tree.unmake();
+    }
+    worst
+}
+
+/// The spec's best/worst routines visit exactly the leaves two-sided alpha-beta visits, in the same order, and
+/// return its value; the fail-hard two-sided form (`alphabeta-hard`) is that algorithm in this crate.
+#[test]
+fn cs557_best_worst_routines_visit_the_leaves_of_alphabeta() {
+    use xiangqi_search::{AlphaBetaHard, VariantSpec};
+    let mut trees = vec![(Tree::parse(SPEC_TREE).unwrap(), 4)];
+    for seed in 1..30u64 {
+        let (b, d) = (2 + (seed % 4) as usize, 2 + (seed % 4) as u32);
+        let values = distinct_values(b.pow(d), seed * 7 + 1);
+        trees.push((Tree::uniform(b, d, |i| values[i]), d));
+    }
+    for (i, (tree, depth)) in trees.into_iter().enumerate() {
+        let (score, leaves, _) = run::<AlphaBeta>(tree.clone(), depth);
+        let mut literal = tree.clone();
+        literal.clear_visits();
+        let value = cs557_maximizer(&mut literal, -1_000_000, 1_000_000);
+        assert_eq!((value, literal.visited_leaves()), (score, leaves.clone()), "tree {i}");
+        let hard = run::<AlphaBetaHard>(tree.clone(), depth);
+        assert_eq!((hard.0, &hard.1), (score, &leaves), "alphabeta-hard, tree {i}");
+        // The variant parsed from text runs the same search.
+        let spec: VariantSpec = "alphabeta-hard".parse().unwrap();
+        let r = spec.run(tree.clone(), TreeEval, &xiangqi_search::Limits::depth(depth));
+        assert_eq!((r.score, r.stats.main_nodes), (score, hard.2.main_nodes), "alphabeta-hard from text, tree {i}");
+    }
+}
