@@ -60,7 +60,7 @@ pub use policy::{
     MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
     PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
-pub use policy::{DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
+pub use policy::{ChosenNull, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
 pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Plain, Silent, VerifiedNullMove};
 pub use searcher::Searcher;
 pub use smp::{search_smp, SEARCH_STACK};

@@ -85,6 +85,10 @@ pub struct SearchOptions {
     pub aspiration: bool,
     /// Skip captures that likely lose material in quiescence.
     pub qs_pruning: bool,
+    /// The engine's null move ([`crate::VerifiedNullMove`]: only when the static evaluation is at least beta,
+    /// `R = 3 + depth / 4`, verified from depth 10) rather than the spec's ([`crate::NullMove`], `R = 3`), when the
+    /// variant has a null move and the engine's additions.
+    pub verified_null: bool,
     /// Number of principal variations to search at the root (UCI `MultiPV`).
     pub multipv: usize,
     /// Iteration depth offset of this thread (Lazy SMP helpers start deeper).
@@ -92,6 +96,32 @@ pub struct SearchOptions {
     /// The spec's techniques, for a composition of dynamic policies ([`crate::policy::DynamicForm`] and the
     /// others); compositions of fixed policies ignore them.
     pub parts: Parts,
+}
+
+impl SearchOptions {
+    /// None of the engine's additions: what a variant of the spec's techniques starts from, to which a variant
+    /// string adds additions one by one (`negamax-ab+tt+lmr`).
+    pub fn none() -> SearchOptions {
+        SearchOptions {
+            tt: false,
+            check_extension: false,
+            lmr: false,
+            futility: false,
+            reverse_futility: false,
+            razoring: false,
+            rules: false,
+            aspiration: false,
+            qs_pruning: false,
+            verified_null: false,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Whether any of the engine's additions is on.
+    pub fn any_addition(&self) -> bool {
+        let s = SearchOptions { multipv: 1, depth_offset: 0, parts: Parts::default(), ..*self };
+        s != SearchOptions::none()
+    }
 }
 
 impl Default for SearchOptions {
@@ -106,6 +136,7 @@ impl Default for SearchOptions {
             rules: true,
             aspiration: true,
             qs_pruning: true,
+            verified_null: true,
             multipv: 1,
             depth_offset: 0,
             parts: Parts::default(),

@@ -342,6 +342,26 @@ impl<P: NullPolicy> NullPolicy for DynamicNull<P> {
     }
 }
 
+/// The engine's null move ([`VerifiedNullMove`]) or the spec's ([`NullMove`] with `R = 3`), as the run-time
+/// [`crate::SearchOptions::verified_null`] says.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ChosenNull;
+
+impl NullPolicy for ChosenNull {
+    const NAME: &'static str = "nmp";
+    #[inline(always)]
+    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
+        s: &mut Searcher<G, E, V, W>,
+        node: NullNode,
+    ) -> Option<Score> {
+        if s.options.verified_null {
+            VerifiedNullMove::try_null(s, node)
+        } else {
+            NullMove::<3>::try_null(s, node)
+        }
+    }
+}
+
 /// The null-move search shared by [`NullMove`] and [`VerifiedNullMove`]: `Some(score)` when passing and searching
 /// `child_depth` still fails high.
 #[inline(always)]

@@ -4,8 +4,8 @@
 use crate::game::{Evaluator, Game};
 use crate::limits::{Limits, SearchOptions};
 use crate::policy::{
-    Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, Enhanced, Extras, NegamaxAbSoftForm,
-    NullMove, Observer, Ordered, Parts, Plain, PrincipalVariation, Quiescence, Silent, Variant, VerifiedNullMove,
+    ChosenNull, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, Enhanced, Extras,
+    NegamaxAbSoftForm, NullMove, Observer, Ordered, Parts, Plain, PrincipalVariation, Quiescence, Silent, Variant,
 };
 use crate::searcher::Searcher;
 use crate::stats::SearchResult;
@@ -40,11 +40,18 @@ pub const PARTS: &[(&str, &str)] = &[
     ("nmp", "null-move pruning, R = 3 (needs alpha-beta)"),
     ("qs", "quiescence search at the horizon"),
     ("order", "MVV-LVA captures, killers and history (default: generation order)"),
-    ("engine", "the engine's additions (needs negamax-ab): TT, extensions, reductions, pruning, rules"),
-    ("no-pvs | no-nmp | no-qs | no-order", "switch one of the engine's techniques off (needs engine)"),
+    ("engine", "the playing engine (needs negamax-ab): pvs+nmp+qs+order and every addition below"),
     (
-        "no-tt | no-lmr | no-futility | no-rfp | no-razor | no-checkext | no-rules | no-aspiration | no-qsprune",
-        "switch one of the engine's additions off (needs engine)",
+        "tt | lmr | futility | rfp | razor | checkext | rules | aspiration | qsprune | verified",
+        "one of the engine's additions, added to a negamax search (pvs+tt, negamax-ab+order+lmr): transposition \
+         table, late move reductions (needs order), futility and late move pruning (needs order), reverse \
+         futility, razoring, check extension, the game's rules, aspiration windows, quiescence pruning (needs qs), \
+         the engine's verified null move (needs nmp)",
+    ),
+    (
+        "no-pvs | no-nmp | no-qs | no-order | no-tt | no-lmr | no-futility | no-rfp | no-razor | no-checkext | \
+         no-rules | no-aspiration | no-qsprune | no-verified",
+        "take one technique or addition from the engine (needs engine)",
     ),
 ];
 
@@ -85,8 +92,9 @@ impl FormKind {
 type Switch = fn(&mut VariantSpec) -> &mut bool;
 
 /// Every technique or switch a variant string names: `name` turns it on, `no-name` off. The first
-/// [`ENGINE_SWITCHES`] are techniques (types); the rest are run-time switches of the engine's additions, which need
-/// the `engine` part, as does switching a technique off (only `engine` turns techniques on by itself).
+/// [`ENGINE_SWITCHES`] are the spec's techniques; the rest are the engine's additions, each of which can be added
+/// to a negamax search of the spec's techniques (`pvs+tt`) or taken from the engine (`engine+no-tt`). Switching
+/// anything off needs `engine` (only `engine` turns things on by itself).
 const SWITCHES: &[(&str, Switch)] = &[
     ("pvs", |s| &mut s.pvs),
     ("nmp", |s| &mut s.nmp),
@@ -101,6 +109,7 @@ const SWITCHES: &[(&str, Switch)] = &[
     ("rules", |s| &mut s.options.rules),
     ("aspiration", |s| &mut s.options.aspiration),
     ("qsprune", |s| &mut s.options.qs_pruning),
+    ("verified", |s| &mut s.options.verified_null),
 ];
 
 /// Where the engine's run-time switches start in [`SWITCHES`].
@@ -171,6 +180,21 @@ pub enum VariantError {
     /// One switch given both on and off.
     #[error("contradictory variant: both {0} and {1} given, choose one; {list}", list = available())]
     OnAndOff(String, String),
+    /// An addition of the engine's that needs one of the spec's techniques.
+    #[error("variant part {addition:?} needs {needs} (write {needs}+{addition}); {}", available())]
+    Needs {
+        /// The addition.
+        addition: &'static str,
+        /// The technique it needs.
+        needs: &'static str,
+    },
+    /// The engine's additions on a two-sided form.
+    #[error(
+        "contradictory variant: the engine's additions are written for the negamax node, not for {0} (use a \
+         negamax form: negamax, negamax-ab or negamax-ab-hard); {list}",
+        list = available()
+    )]
+    AdditionForm(&'static str),
     /// A technique written for the negamax node, on the two-sided alpha-beta form.
     #[error(
         "contradictory variant: {technique} is written for the negamax node, not for two-sided alphabeta; \
@@ -197,8 +221,13 @@ pub enum VariantError {
 /// The list of presets and parts, for error messages and `--help`.
 pub fn available() -> String {
     let presets: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
-    let parts: Vec<&str> = PARTS.iter().map(|(n, _)| *n).collect();
-    format!("available presets: {}; parts to join with '+': {}", presets.join(", "), parts.join(", "))
+    let switches: Vec<&str> = SWITCHES.iter().map(|(n, _)| *n).collect();
+    format!(
+        "available presets: {}; parts to join with '+': a form ({}), engine, {}, and no-<part> with engine",
+        presets.join(", "),
+        PARTS[0].0.replace(" | ", ", "),
+        switches.join(", ")
+    )
 }
 
 impl FromStr for VariantSpec {
@@ -217,7 +246,7 @@ impl FromStr for VariantSpec {
             qs: false,
             order: false,
             engine: false,
-            options: SearchOptions::default(),
+            options: SearchOptions::none(),
         };
         for part in s.split('+').map(str::trim) {
             let lower = part.to_ascii_lowercase();
@@ -262,12 +291,31 @@ impl FromStr for VariantSpec {
         spec.form = form.unwrap_or(FormKind::NegamaxAb);
         if engine {
             (spec.pvs, spec.nmp, spec.qs, spec.order, spec.engine) = (true, true, true, true, true);
+            spec.options = SearchOptions::default();
         }
         for (index, on, part) in given {
-            if !engine && (index >= ENGINE_SWITCHES || !on) {
+            if !engine && !on {
                 return Err(VariantError::NeedsEngine { part });
             }
             *SWITCHES[index].1(&mut spec) = on;
+        }
+        // What an addition needs besides the negamax node (the engine may do without any of its parts).
+        let o = spec.options;
+        for (on, addition, needs, has) in [
+            (o.lmr, "lmr", "order", spec.order),
+            (o.futility, "futility", "order", spec.order),
+            (o.qs_pruning, "qsprune", "qs", spec.qs),
+            (o.verified_null, "verified", "nmp", spec.nmp),
+        ] {
+            if on && !has && !spec.engine {
+                return Err(VariantError::Needs { addition, needs });
+            }
+        }
+        if !spec.engine
+            && o.any_addition()
+            && matches!(spec.form, FormKind::Minimax | FormKind::AlphaBeta | FormKind::AlphaBetaHard)
+        {
+            return Err(VariantError::AdditionForm(spec.form.name()));
         }
         if spec.engine && spec.form != FormKind::NegamaxAb {
             return Err(VariantError::EngineForm(spec.form.name()));
@@ -300,9 +348,17 @@ impl fmt::Display for VariantSpec {
                 write!(f, "+{name}")?;
             }
         }
+        let mut copy = *self;
+        for (name, field) in &SWITCHES[ENGINE_SWITCHES..] {
+            let on = *field(&mut copy);
+            if self.engine && !on {
+                write!(f, "+no-{name}")?;
+            } else if !self.engine && on {
+                write!(f, "+{name}")?;
+            }
+        }
         if self.engine {
-            let mut copy = *self;
-            for (name, field) in SWITCHES {
+            for (name, field) in &SWITCHES[..ENGINE_SWITCHES] {
                 if !*field(&mut copy) {
                     write!(f, "+no-{name}")?;
                 }
@@ -378,10 +434,10 @@ impl VariantSpec {
         // The presets that play get compositions of fixed policies (a technique that is off costs nothing); every
         // other variant runs on one composition of dynamic policies, which visits the same nodes.
         let pvs_nmp_qs_order = self.pvs && self.nmp && self.qs && self.order;
-        if self.engine && pvs_nmp_qs_order {
+        if self.engine && pvs_nmp_qs_order && options.verified_null {
             go!(crate::Engine)
-        } else if self.engine {
-            go!(Compose<NegamaxAbSoftForm, DynamicLeaf, DynamicNull<VerifiedNullMove>, DynamicChild, DynamicOrder, Enhanced>)
+        } else if self.engine || options.any_addition() {
+            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<ChosenNull>, DynamicChild, DynamicOrder, Enhanced>)
         } else if self.form == FormKind::NegamaxAb && pvs_nmp_qs_order {
             go!(Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation, Ordered, Plain>)
         } else {
@@ -428,7 +484,9 @@ mod tests {
 
     #[test]
     fn switches_without_effect_are_errors() {
-        for text in ["negamax-ab+no-tt", "no-lmr", "pvs+qs+no-aspiration", "tt", "alphabeta+no-nmp", "no-order"] {
+        for text in
+            ["negamax-ab+no-tt", "no-lmr", "pvs+qs+no-aspiration", "no-verified", "alphabeta+no-nmp", "no-order"]
+        {
             let err = text.parse::<VariantSpec>().unwrap_err();
             let part = text.rsplit('+').next().unwrap();
             assert_eq!(err, VariantError::NeedsEngine { part: part.to_owned() }, "{text}");
@@ -443,6 +501,32 @@ mod tests {
         // With the engine they switch it off.
         let spec: VariantSpec = "engine+no-tt".parse().unwrap();
         assert!(spec.engine && !spec.options.tt);
+    }
+
+    #[test]
+    fn additions_join_any_negamax_search() {
+        let spec: VariantSpec = "pvs+tt".parse().unwrap();
+        assert!(spec.pvs && spec.options.tt && !spec.options.lmr && !spec.engine);
+        assert_eq!(spec.to_string(), "negamax-ab+pvs+tt");
+        let spec: VariantSpec = "negamax-ab-hard+qs+order+lmr+qsprune+tt".parse().unwrap();
+        assert_eq!(spec.to_string(), "negamax-ab-hard+qs+order+tt+lmr+qsprune");
+        assert_eq!(spec.to_string().parse::<VariantSpec>(), Ok(spec));
+        assert_eq!("negamax+checkext".parse::<VariantSpec>().map(|s| s.options.check_extension), Ok(true));
+        for (text, addition, needs) in [
+            ("lmr", "lmr", "order"),
+            ("pvs+futility", "futility", "order"),
+            ("qsprune", "qsprune", "qs"),
+            ("verified", "verified", "nmp"),
+        ] {
+            assert_eq!(text.parse::<VariantSpec>(), Err(VariantError::Needs { addition, needs }), "{text}");
+        }
+        let err = "alphabeta+tt".parse::<VariantSpec>().unwrap_err();
+        assert_eq!(err, VariantError::AdditionForm("alphabeta"));
+        assert!(err.to_string().contains("written for the negamax node"));
+        // The engine does without any of its parts.
+        for part in ["no-order", "no-qs", "no-nmp"] {
+            assert!(format!("engine+{part}").parse::<VariantSpec>().is_ok(), "{part}");
+        }
     }
 
     #[test]

@@ -209,3 +209,56 @@ fn dynamic_compositions_visit_the_nodes_of_the_fixed_ones() {
         }
     }
 }
+
+/// The transposition table added to a textbook search keeps its score at a fixed depth and saves nodes.
+#[test]
+fn a_table_added_to_a_textbook_search_keeps_the_score_and_saves_nodes() {
+    for (plain, with_tt) in [("pvs", "pvs+tt"), ("negamax-ab", "negamax-ab+tt"), ("pvs+qs+order", "pvs+qs+order+tt")] {
+        let (mut plain_nodes, mut tt_nodes) = (0, 0);
+        for pos in positions().iter().take(12) {
+            let a = plain.parse::<VariantSpec>().unwrap().run(pos.clone(), TestEval, &Limits::depth(4));
+            let b = with_tt.parse::<VariantSpec>().unwrap().run(pos.clone(), TestEval, &Limits::depth(4));
+            assert_eq!(a.score, b.score, "{with_tt} on {}", pos.fen());
+            plain_nodes += a.stats.nodes();
+            tt_nodes += b.stats.nodes();
+            assert!(b.stats.tt_hits > 0 || b.stats.nodes() < 200, "{with_tt} on {}", pos.fen());
+        }
+        assert!(tt_nodes < plain_nodes, "{with_tt}: {tt_nodes} nodes, {plain}: {plain_nodes}");
+    }
+}
+
+/// Every addition of the engine's joins negamax-ab (with what it needs) and leaves the engine alone, and each
+/// such variant searches the start position and a tactical one to a legal move.
+#[test]
+fn every_addition_can_be_added_alone_and_taken_away_alone() {
+    let additions = [
+        ("tt", ""),
+        ("lmr", "order"),
+        ("futility", "order"),
+        ("rfp", ""),
+        ("razor", ""),
+        ("checkext", ""),
+        ("rules", ""),
+        ("aspiration", ""),
+        ("qsprune", "qs"),
+        ("verified", "nmp"),
+    ];
+    let tactical = Position::from_fen("4k4/9/9/9/5r3/9/9/9/9/3K1R3 w").unwrap();
+    for pos in [Position::startpos(), tactical] {
+        let mut variants: Vec<String> = Vec::new();
+        for (addition, needs) in additions {
+            let base = if needs.is_empty() { "negamax-ab".to_owned() } else { format!("negamax-ab+{needs}") };
+            variants.push(format!("{base}+{addition}"));
+            variants.push(format!("engine+no-{addition}"));
+        }
+        for part in ["pvs", "nmp", "qs", "order"] {
+            variants.push(format!("engine+no-{part}"));
+        }
+        for v in &variants {
+            let spec: VariantSpec = v.parse().unwrap_or_else(|e| panic!("{v}: {e}"));
+            let r = spec.run(pos.clone(), TestEval, &Limits::depth(4));
+            let best = r.best_move.unwrap_or_else(|| panic!("{v}: no move"));
+            assert!(pos.is_legal(best), "{v}");
+        }
+    }
+}
