@@ -14,9 +14,10 @@
 //! every combination of types ([`crate::VariantSpec`] keeps compositions of fixed policies for its presets that
 //! play, where speed counts).
 
-use crate::game::{Evaluator, Game, Score, MATE_BOUND, MAX_PLY};
+use crate::game::{Game, Score, MATE_BOUND, MAX_PLY};
+use crate::limits::SearchOptions;
 pub use crate::movepick::MovePicker;
-use crate::searcher::Searcher;
+use crate::stats::Stats;
 use std::marker::PhantomData;
 
 /// How a node combines its children's scores. A form fixed at compile time answers with constants (the calls fold
@@ -131,17 +132,53 @@ form!(
     NegamaxAbHardForm, "negamax-ab-hard", false, true, false
 );
 
+/// What a policy sees of the search that runs it: the game, the switches, the counters, the observer, the moves it
+/// may make and the searches it may start. The searcher implements it; policies are written against it alone, so
+/// they know nothing of the searcher's fields (and one generic parameter, `S: Search`, stands for the game, the
+/// evaluator, the variant and the observer).
+pub trait Search {
+    /// The game.
+    type G: Game;
+    /// The variant being searched.
+    type V: Variant;
+    /// The observer watching the search.
+    type W: Observer<Self::G>;
+    /// The position.
+    fn game(&self) -> &Self::G;
+    /// The run-time switches.
+    fn options(&self) -> &SearchOptions;
+    /// The counters.
+    fn stats(&mut self) -> &mut Stats;
+    /// The observer.
+    fn observer(&mut self) -> &mut Self::W;
+    /// Whether the search has been told to stop (its results are then thrown away).
+    fn stopped(&self) -> bool;
+    /// Notes that the search reached `ply` (the selective depth).
+    fn note_ply(&mut self, ply: usize);
+    /// The static evaluation for the side to move.
+    fn evaluate(&mut self) -> Score;
+    /// The static evaluation when only its place relative to `[alpha, beta]` matters (see
+    /// [`crate::Evaluator::evaluate_in_window`]).
+    fn evaluate_in_window(&mut self, alpha: Score, beta: Score) -> Score;
+    /// Makes a move, keeping the evaluator in step.
+    fn make(&mut self, m: <Self::G as Game>::Move);
+    /// Takes the last move back.
+    fn unmake(&mut self);
+    /// Passes the turn at `ply` (the null move): the side to move at `ply + 1` is not in check.
+    fn pass(&mut self, ply: usize);
+    /// Takes the pass back.
+    fn unpass(&mut self);
+    /// Searches the current position with the negamax node: `depth` plies left, window `[alpha, beta]`, `ply` from
+    /// the root, and whether a null move is allowed there.
+    fn negamax(&mut self, depth: i32, alpha: Score, beta: Score, ply: usize, null_ok: bool) -> Score;
+}
+
 /// What a node at depth 0 returns.
 pub trait LeafPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
     /// The score of a horizon node for the side to move.
-    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-    ) -> Score;
+    fn leaf<S: Search>(s: &mut S, alpha: Score, beta: Score, ply: usize) -> Score;
 }
 
 /// The static evaluation.
@@ -151,14 +188,9 @@ pub struct StaticLeaf;
 impl LeafPolicy for StaticLeaf {
     const NAME: &'static str = "static";
     #[inline(always)]
-    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        _: Score,
-        _: Score,
-        ply: usize,
-    ) -> Score {
+    fn leaf<S: Search>(s: &mut S, _: Score, _: Score, ply: usize) -> Score {
         let v = s.evaluate();
-        s.observer.leave(ply, v, Exit::Value);
+        s.observer().leave(ply, v, Exit::Value);
         v
     }
 }
@@ -171,12 +203,7 @@ pub struct Quiescence;
 impl LeafPolicy for Quiescence {
     const NAME: &'static str = "qs";
     #[inline(always)]
-    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-    ) -> Score {
+    fn leaf<S: Search>(s: &mut S, alpha: Score, beta: Score, ply: usize) -> Score {
         quiesce(s, alpha, beta, ply)
     }
 }
@@ -188,13 +215,8 @@ pub struct DynamicLeaf;
 impl LeafPolicy for DynamicLeaf {
     const NAME: &'static str = "dynamic";
     #[inline(always)]
-    fn leaf<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-    ) -> Score {
-        if s.options.parts.qs {
+    fn leaf<S: Search>(s: &mut S, alpha: Score, beta: Score, ply: usize) -> Score {
+        if s.options().parts.qs {
             Quiescence::leaf(s, alpha, beta, ply)
         } else {
             StaticLeaf::leaf(s, alpha, beta, ply)
@@ -202,40 +224,35 @@ impl LeafPolicy for DynamicLeaf {
     }
 }
 
-fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-    s: &mut Searcher<G, E, V, W>,
-    mut alpha: Score,
-    beta: Score,
-    ply: usize,
-) -> Score {
+fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> Score {
     s.note_ply(ply);
-    let stand_pat = s.eval.evaluate_in_window(&s.game, alpha, beta);
+    let stand_pat = s.evaluate_in_window(alpha, beta);
     if stand_pat >= beta || ply >= MAX_PLY - 1 {
-        s.observer.leave(ply, stand_pat, Exit::StandPat);
+        s.observer().leave(ply, stand_pat, Exit::StandPat);
         return stand_pat;
     }
     alpha = alpha.max(stand_pat);
     let mut best = stand_pat;
     let mut picker = MovePicker::new();
-    s.game.generate_captures_unchecked(picker.moves_mut());
-    let game = &s.game;
+    s.game().generate_captures_unchecked(picker.moves_mut());
+    let game = s.game();
     // The engine skips captures that likely lose material (negative keys); the pure quiescence searches them all.
-    let prune_losing = V::Extras::ENABLED && s.options.qs_pruning;
+    let prune_losing = <S::V as Variant>::Extras::ENABLED && s.options().qs_pruning;
     picker.set_keys(|m| game.capture_key(m));
     let mut exit = Exit::Value;
     while let Some((m, key)) = picker.next_keyed() {
         if prune_losing && key < 0 {
             // Keys come largest first: every capture left loses material too.
-            s.stats.qs_prunes += 1 + picker.remaining() as u64;
+            s.stats().qs_prunes += 1 + picker.remaining() as u64;
             break;
         }
-        if !s.game.is_legal_capture(m) {
+        if !s.game().is_legal_capture(m) {
             continue;
         }
-        s.observer.edge(ply, Some(m));
+        s.observer().edge(ply, Some(m));
         s.make(m);
-        s.stats.quiescence_nodes += 1;
-        s.observer.enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
+        s.stats().quiescence_nodes += 1;
+        s.observer().enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
         let score = -quiesce(s, -beta, -alpha, ply + 1);
         s.unmake();
         if score > best {
@@ -244,10 +261,10 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
                 alpha = score;
                 if alpha >= beta {
                     exit = Exit::BetaCutoff;
-                    if W::ACTIVE {
+                    if <S::W as Observer<S::G>>::ACTIVE {
                         while let Some(rest) = picker.next() {
-                            if s.game.is_legal_capture(rest) {
-                                s.observer.pruned(ply, rest);
+                            if s.game().is_legal_capture(rest) {
+                                s.observer().pruned(ply, rest);
                             }
                         }
                     }
@@ -256,7 +273,7 @@ fn quiesce<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
             }
         }
     }
-    s.observer.leave(ply, best, exit);
+    s.observer().leave(ply, best, exit);
     best
 }
 
@@ -282,10 +299,7 @@ pub trait NullPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
     /// `Some(score)` when the node is cut off without searching its moves.
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        node: NullNode,
-    ) -> Option<Score>;
+    fn try_null<S: Search>(s: &mut S, node: NullNode) -> Option<Score>;
 }
 
 /// No null move.
@@ -295,10 +309,7 @@ pub struct NoNull;
 impl NullPolicy for NoNull {
     const NAME: &'static str = "";
     #[inline(always)]
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        _: &mut Searcher<G, E, V, W>,
-        _: NullNode,
-    ) -> Option<Score> {
+    fn try_null<S: Search>(_: &mut S, _: NullNode) -> Option<Score> {
         None
     }
 }
@@ -312,10 +323,7 @@ pub struct NullMove<const R: i32 = 3>;
 impl<const R: i32> NullPolicy for NullMove<R> {
     const NAME: &'static str = "nmp";
     #[inline(always)]
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        n: NullNode,
-    ) -> Option<Score> {
+    fn try_null<S: Search>(s: &mut S, n: NullNode) -> Option<Score> {
         if n.depth < R + 1 {
             return None;
         }
@@ -330,11 +338,8 @@ pub struct DynamicNull<P>(PhantomData<P>);
 impl<P: NullPolicy> NullPolicy for DynamicNull<P> {
     const NAME: &'static str = "dynamic";
     #[inline(always)]
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        node: NullNode,
-    ) -> Option<Score> {
-        if s.options.parts.nmp {
+    fn try_null<S: Search>(s: &mut S, node: NullNode) -> Option<Score> {
+        if s.options().parts.nmp {
             P::try_null(s, node)
         } else {
             None
@@ -350,11 +355,8 @@ pub struct ChosenNull;
 impl NullPolicy for ChosenNull {
     const NAME: &'static str = "nmp";
     #[inline(always)]
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        node: NullNode,
-    ) -> Option<Score> {
-        if s.options.verified_null {
+    fn try_null<S: Search>(s: &mut S, node: NullNode) -> Option<Score> {
+        if s.options().verified_null {
             VerifiedNullMove::try_null(s, node)
         } else {
             NullMove::<3>::try_null(s, node)
@@ -365,28 +367,20 @@ impl NullPolicy for ChosenNull {
 /// The null-move search shared by [`NullMove`] and [`VerifiedNullMove`]: `Some(score)` when passing and searching
 /// `child_depth` still fails high.
 #[inline(always)]
-fn null_search<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-    s: &mut Searcher<G, E, V, W>,
-    child_depth: i32,
-    beta: Score,
-    ply: usize,
-    null_ok: bool,
-) -> Option<Score> {
-    if !null_ok || s.game.in_check() || !s.game.null_move_allowed() {
+fn null_search<S: Search>(s: &mut S, child_depth: i32, beta: Score, ply: usize, null_ok: bool) -> Option<Score> {
+    if !null_ok || s.game().in_check() || !s.game().null_move_allowed() {
         return None;
     }
-    s.stats.null_tries += 1;
-    s.observer.edge(ply, None);
-    s.make_null();
-    // After a pass the side to move is the one that was not to move: never in check in a legal position.
-    s.in_check_at[ply + 1] = false;
-    s.observer.enter(ply + 1, -beta, -beta + 1, child_depth, NodeKind::Null);
+    s.stats().null_tries += 1;
+    s.observer().edge(ply, None);
+    s.pass(ply);
+    s.observer().enter(ply + 1, -beta, -beta + 1, child_depth, NodeKind::Null);
     let score = -s.negamax(child_depth, -beta, -beta + 1, ply + 1, false);
-    s.unmake_null();
-    if s.stopped || score < beta {
+    s.unpass();
+    if s.stopped() || score < beta {
         return None;
     }
-    s.stats.null_cutoffs += 1;
+    s.stats().null_cutoffs += 1;
     Some(score)
 }
 
@@ -403,10 +397,7 @@ pub const NULL_VERIFY_DEPTH: i32 = 10;
 impl NullPolicy for VerifiedNullMove {
     const NAME: &'static str = "nmp";
     #[inline(always)]
-    fn try_null<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
-        n: NullNode,
-    ) -> Option<Score> {
+    fn try_null<S: Search>(s: &mut S, n: NullNode) -> Option<Score> {
         if n.pv_node || n.depth < 2 || n.static_eval < n.beta || n.beta.abs() >= MATE_BOUND {
             return None;
         }
@@ -416,13 +407,13 @@ impl NullPolicy for VerifiedNullMove {
         if n.depth < NULL_VERIFY_DEPTH {
             return Some(score);
         }
-        s.stats.null_verifications += 1;
+        s.stats().null_verifications += 1;
         // The verification searches this node again (same ply, no move): observers see it as a child node.
         let depth = n.depth - r;
-        s.observer.enter(n.ply, n.beta - 1, n.beta, depth, NodeKind::Main);
+        s.observer().enter(n.ply, n.beta - 1, n.beta, depth, NodeKind::Main);
         let verified = s.negamax(depth, n.beta - 1, n.beta, n.ply, false);
-        if s.stopped || verified < n.beta {
-            s.stats.null_cutoffs -= 1;
+        if s.stopped() || verified < n.beta {
+            s.stats().null_cutoffs -= 1;
             return None;
         }
         Some(score)
@@ -436,8 +427,8 @@ pub trait ChildPolicy: 'static {
     /// Searches the child already made on the board. `reduction > 0` (late move reductions) first searches it
     /// that many plies shallower with a zero window, and only searches it fully when that beats alpha.
     #[allow(clippy::too_many_arguments)]
-    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
+    fn search_child<S: Search>(
+        s: &mut S,
         index: usize,
         depth: i32,
         alpha: Score,
@@ -449,23 +440,17 @@ pub trait ChildPolicy: 'static {
 
 /// The reduced zero-window probe of a late move: `Some(score)` when it fails low, so the full search is skipped.
 #[inline(always)]
-fn reduced_probe<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-    s: &mut Searcher<G, E, V, W>,
-    depth: i32,
-    alpha: Score,
-    ply: usize,
-    reduction: i32,
-) -> Option<Score> {
+fn reduced_probe<S: Search>(s: &mut S, depth: i32, alpha: Score, ply: usize, reduction: i32) -> Option<Score> {
     if reduction <= 0 {
         return None;
     }
-    s.stats.lmr_reductions += 1;
-    s.observer.enter(ply + 1, -alpha - 1, -alpha, depth - 1 - reduction, NodeKind::Reduced);
+    s.stats().lmr_reductions += 1;
+    s.observer().enter(ply + 1, -alpha - 1, -alpha, depth - 1 - reduction, NodeKind::Reduced);
     let score = -s.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
-    if score <= alpha || s.stopped {
+    if score <= alpha || s.stopped() {
         return Some(score);
     }
-    s.stats.lmr_researches += 1;
+    s.stats().lmr_researches += 1;
     None
 }
 
@@ -476,8 +461,8 @@ pub struct FullWindow;
 impl ChildPolicy for FullWindow {
     const NAME: &'static str = "";
     #[inline(always)]
-    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
+    fn search_child<S: Search>(
+        s: &mut S,
         _: usize,
         depth: i32,
         alpha: Score,
@@ -488,7 +473,7 @@ impl ChildPolicy for FullWindow {
         if let Some(score) = reduced_probe(s, depth, alpha, ply, reduction) {
             return score;
         }
-        s.observer.enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
+        s.observer().enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
         -s.negamax(depth - 1, -beta, -alpha, ply + 1, true)
     }
 }
@@ -501,8 +486,8 @@ pub struct PrincipalVariation;
 impl ChildPolicy for PrincipalVariation {
     const NAME: &'static str = "pvs";
     #[inline(always)]
-    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
+    fn search_child<S: Search>(
+        s: &mut S,
         index: usize,
         depth: i32,
         alpha: Score,
@@ -511,17 +496,17 @@ impl ChildPolicy for PrincipalVariation {
         reduction: i32,
     ) -> Score {
         if index == 0 {
-            s.observer.enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
+            s.observer().enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
             return -s.negamax(depth - 1, -beta, -alpha, ply + 1, true);
         }
         if let Some(score) = reduced_probe(s, depth, alpha, ply, reduction) {
             return score;
         }
-        s.observer.enter(ply + 1, -alpha - 1, -alpha, depth - 1, NodeKind::ZeroWindow);
+        s.observer().enter(ply + 1, -alpha - 1, -alpha, depth - 1, NodeKind::ZeroWindow);
         let score = -s.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true);
-        if score > alpha && score < beta && !s.stopped {
-            s.stats.pvs_researches += 1;
-            s.observer.enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Research);
+        if score > alpha && score < beta && !s.stopped() {
+            s.stats().pvs_researches += 1;
+            s.observer().enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Research);
             -s.negamax(depth - 1, -beta, -alpha, ply + 1, true)
         } else {
             score
@@ -536,8 +521,8 @@ pub struct DynamicChild;
 impl ChildPolicy for DynamicChild {
     const NAME: &'static str = "dynamic";
     #[inline(always)]
-    fn search_child<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>>(
-        s: &mut Searcher<G, E, V, W>,
+    fn search_child<S: Search>(
+        s: &mut S,
         index: usize,
         depth: i32,
         alpha: Score,
@@ -545,7 +530,7 @@ impl ChildPolicy for DynamicChild {
         ply: usize,
         reduction: i32,
     ) -> Score {
-        if s.options.parts.pvs {
+        if s.options().parts.pvs {
             PrincipalVariation::search_child(s, index, depth, alpha, beta, ply, reduction)
         } else {
             FullWindow::search_child(s, index, depth, alpha, beta, ply, reduction)

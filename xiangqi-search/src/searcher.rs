@@ -4,7 +4,7 @@
 use crate::game::{Evaluator, Game, MoveList, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::limits::{Limits, SearchOptions};
 use crate::lmr::LmrTable;
-use crate::policy::{Extras, Form, NodeKind, Observer, OrderPolicy, Silent, Variant};
+use crate::policy::{Extras, Form, NodeKind, Observer, OrderPolicy, Search, Silent, Variant};
 use crate::stats::{Line, SearchResult, Stats};
 use crate::tt::TranspositionTable;
 use smallvec::SmallVec;
@@ -367,5 +367,79 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     /// moves when they name any.
     pub(crate) fn root_allows(&self, m: G::Move) -> bool {
         !self.excluded.contains(&m) && self.limits.root_moves.as_ref().map_or(true, |r| r.contains(&G::encode_move(m)))
+    }
+}
+
+/// What the policies see of the searcher.
+impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Search for Searcher<G, E, V, W> {
+    type G = G;
+    type V = V;
+    type W = W;
+
+    #[inline(always)]
+    fn game(&self) -> &G {
+        &self.game
+    }
+
+    #[inline(always)]
+    fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    #[inline(always)]
+    fn stats(&mut self) -> &mut Stats {
+        &mut self.stats
+    }
+
+    #[inline(always)]
+    fn observer(&mut self) -> &mut W {
+        &mut self.observer
+    }
+
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    #[inline(always)]
+    fn note_ply(&mut self, ply: usize) {
+        Searcher::note_ply(self, ply);
+    }
+
+    #[inline(always)]
+    fn evaluate(&mut self) -> Score {
+        Searcher::evaluate(self)
+    }
+
+    #[inline(always)]
+    fn evaluate_in_window(&mut self, alpha: Score, beta: Score) -> Score {
+        self.eval.evaluate_in_window(&self.game, alpha, beta)
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: G::Move) {
+        Searcher::make(self, m);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        Searcher::unmake(self);
+    }
+
+    #[inline(always)]
+    fn pass(&mut self, ply: usize) {
+        self.make_null();
+        // After a pass the side to move is the one that was not to move: never in check in a legal position.
+        self.in_check_at[ply + 1] = false;
+    }
+
+    #[inline(always)]
+    fn unpass(&mut self) {
+        self.unmake_null();
+    }
+
+    #[inline(always)]
+    fn negamax(&mut self, depth: i32, alpha: Score, beta: Score, ply: usize, null_ok: bool) -> Score {
+        Searcher::negamax(self, depth, alpha, beta, ply, null_ok)
     }
 }
