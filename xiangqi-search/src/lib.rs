@@ -39,7 +39,6 @@
 
 mod game;
 mod limits;
-mod lmr;
 pub mod movepick;
 mod node;
 pub mod policy;
@@ -48,13 +47,13 @@ mod searcher;
 mod smp;
 mod stats;
 pub mod synthetic;
+pub mod techniques;
 pub mod tt;
 mod variants;
 mod xiangqi;
 
 pub use game::{mated_in, Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use limits::{Limits, SearchOptions, Signals};
-pub use lmr::{lmr_reduction, LmrTable};
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm,
     MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
@@ -65,6 +64,7 @@ pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Pl
 pub use searcher::Searcher;
 pub use smp::{search_smp, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
+pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};
 

@@ -6,10 +6,14 @@ use crate::movepick::NodeMoves;
 use crate::policy::{
     ChildPolicy, Exit, Extras, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy, Variant,
 };
-use crate::searcher::{
-    Searcher, FUTILITY_MARGIN, LATE_MOVE_DEPTH, RAZOR_MARGIN, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN,
-};
-use crate::tt::Bound;
+use crate::searcher::Searcher;
+use crate::techniques::check_extension::CheckExtension;
+use crate::techniques::futility::{Futility, LateMovePruning};
+use crate::techniques::late_move_reductions::LateMoveReductions;
+use crate::techniques::razoring::Razoring;
+use crate::techniques::reverse_futility::ReverseFutility;
+use crate::techniques::rules::GameRules;
+use crate::techniques::table::Table;
 use smallvec::SmallVec;
 
 impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
@@ -44,29 +48,17 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         let extras = V::Extras::ENABLED;
         let pv_node = beta - alpha > 1;
         if extras && ply > 0 && self.options.rules {
-            match self.game.rules(ply) {
-                Rule::Continue => {}
-                Rule::Decided(score) => {
+            let rule = self.game.rules(ply);
+            if let Some(score) = GameRules::apply(rule, &mut alpha, &mut beta) {
+                if matches!(rule, Rule::Decided(_)) {
                     self.stats.rule_cutoffs += 1;
-                    return self.leave(ply, score, Exit::Rule);
                 }
-                Rule::AtLeastDraw => {
-                    alpha = alpha.max(-1);
-                    if alpha >= beta {
-                        return self.leave(ply, alpha, Exit::Rule);
-                    }
-                }
-                Rule::AtMostDraw => {
-                    beta = beta.min(1);
-                    if alpha >= beta {
-                        return self.leave(ply, beta, Exit::Rule);
-                    }
-                }
+                return self.leave(ply, score, Exit::Rule);
             }
         }
         let in_check = extras && if ply > 0 { self.in_check_at[ply] } else { self.game.in_check() };
         debug_assert!(!extras || in_check == self.game.in_check(), "in-check hint wrong at ply {ply}");
-        if in_check && self.options.check_extension && ply < MAX_PLY / 2 {
+        if self.options.check_extension && CheckExtension::extends(in_check, ply) {
             depth += 1;
             self.stats.check_extensions += 1;
         }
@@ -84,12 +76,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 self.stats.tt_hits += 1;
                 hash_move = hit.mv;
                 tt_eval = Some(hit.eval);
-                let usable = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if !pv_node && ply > 0 && hit.depth >= depth && usable {
+                if Table::cuts(&hit, depth, alpha, beta, pv_node, ply) {
                     self.stats.tt_cutoffs += 1;
                     return self.leave(ply, hit.score, Exit::TableHit);
                 }
@@ -101,14 +88,11 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         if extras && !in_check {
             static_eval = tt_eval.unwrap_or_else(|| self.evaluate());
             if !pv_node && ply > 0 && beta.abs() < MATE_BOUND {
-                if self.options.reverse_futility
-                    && depth <= REVERSE_FUTILITY_DEPTH
-                    && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
-                {
+                if self.options.reverse_futility && ReverseFutility::cuts(depth, static_eval, beta) {
                     self.stats.reverse_futility_prunes += 1;
                     return self.leave(ply, static_eval, Exit::Pruned);
                 }
-                if self.options.razoring && depth <= 2 && static_eval + RAZOR_MARGIN * depth < alpha {
+                if self.options.razoring && Razoring::tries(depth, static_eval, alpha) {
                     self.observer.enter(ply, alpha, beta, 0, NodeKind::Quiescence);
                     let q = V::Leaf::leaf(self, alpha, alpha + 1, ply);
                     if q <= alpha {
@@ -133,19 +117,9 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         let mut best_move = None;
         let mut exit = Exit::Value;
         let mut quiets_tried: SmallVec<[G::Move; 32]> = SmallVec::new();
-        let futility_ok = extras
-            && self.options.futility
-            && !pv_node
-            && !in_check
-            && depth < FUTILITY_MARGIN.len() as i32
-            && static_eval + FUTILITY_MARGIN[depth.max(0) as usize] <= alpha;
-        // Late move pruning (move-count futility): near the horizon, quiet moves this far down the ordering are
-        // skipped once a move has been searched.
-        let late_limit = if extras && self.options.futility && !pv_node && !in_check && depth <= LATE_MOVE_DEPTH {
-            (3 + depth * depth) as usize
-        } else {
-            usize::MAX
-        };
+        let pruning = extras && self.options.futility && !pv_node && !in_check;
+        let futility_ok = pruning && Futility::applies(depth, static_eval, alpha);
+        let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
             let quiet = extras && self.game.is_quiet(m);
@@ -155,7 +129,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 // Pruned without being made: observers see the move announced and never entered.
                 self.stats.futility_prunes += 1;
                 if futility_ok {
-                    best = best.max(static_eval + FUTILITY_MARGIN[depth as usize]);
+                    best = best.max(Futility::bound(depth, static_eval));
                 }
                 i += 1;
                 continue;
@@ -168,12 +142,12 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             if extras {
                 self.in_check_at[ply + 1] = gives_check;
             }
-            let reduction = if extras && self.options.lmr && depth >= 3 && i >= 3 && quiet && !gives_check && !in_check
-            {
-                self.lmr.get(depth, i, pv_node)
-            } else {
-                0
-            };
+            let reduction =
+                if extras && self.options.lmr && LateMoveReductions::reduces(depth, i, quiet, gives_check, in_check) {
+                    self.lmr.get(depth, i, pv_node)
+                } else {
+                    0
+                };
             let score = V::Child::search_child(self, i, depth, alpha, beta, ply, reduction);
             self.unmake();
             if self.stopped {
@@ -212,13 +186,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         if let Some(tt) = self.tt_enabled() {
             // A root that may not play every move (MultiPV's later lines, searchmoves) has no score of its own.
             if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
-                let bound = if result >= beta {
-                    Bound::Lower
-                } else if result > alpha0 {
-                    Bound::Exact
-                } else {
-                    Bound::Upper
-                };
+                let bound = Table::bound(result, alpha0, beta);
                 let mv = best_move.map_or(0, G::encode_move);
                 let eval = if static_eval > -INFINITY { static_eval } else { 0 };
                 tt.store(key, ply, mv, result, eval, depth, bound);

@@ -241,7 +241,7 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> S
     picker.set_keys(|m| game.capture_key(m));
     let mut exit = Exit::Value;
     while let Some((m, key)) = picker.next_keyed() {
-        if prune_losing && key < 0 {
+        if prune_losing && crate::techniques::qs_pruning::QsPruning::skips(key) {
             // Keys come largest first: every capture left loses material too.
             s.stats().qs_prunes += 1 + picker.remaining() as u64;
             break;

@@ -3,28 +3,16 @@
 
 use crate::game::{Evaluator, Game, MoveList, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::limits::{Limits, SearchOptions};
-use crate::lmr::LmrTable;
 use crate::policy::{Extras, Form, NodeKind, Observer, OrderPolicy, Search, Silent, Variant};
 use crate::stats::{Line, SearchResult, Stats};
+use crate::techniques::aspiration::Aspiration;
+use crate::techniques::late_move_reductions::LmrTable;
 use crate::tt::TranspositionTable;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// Reverse futility margin per ply of depth.
-pub const REVERSE_FUTILITY_MARGIN: Score = 120;
-/// Deepest node reverse futility pruning applies to.
-pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
-/// Razoring margin per ply of depth.
-pub const RAZOR_MARGIN: Score = 350;
-/// Deepest node late move pruning applies to: there, quiet moves after the first `3 + depth^2` are skipped.
-pub const LATE_MOVE_DEPTH: i32 = 6;
-/// Futility margin by depth (quiet moves at `depth` are skipped when static eval plus this is below alpha).
-pub const FUTILITY_MARGIN: [Score; 4] = [0, 200, 350, 500];
-/// First aspiration window half-width.
-pub const ASPIRATION_WINDOW: Score = 40;
 
 /// Runs one variant `V` on a game `G` with an evaluator `E`, watched by `W` (nothing by default).
 pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silent> {
@@ -217,12 +205,14 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
 
     /// One iteration at the root, in an aspiration window around `previous` when the engine's additions ask for it.
     fn aspiration_root(&mut self, depth: i32, previous: Option<Score>) -> Score {
-        let aspire =
-            V::Extras::ENABLED && !V::Form::two_sided(&self.options.parts) && self.options.aspiration && depth >= 4;
+        let aspire = V::Extras::ENABLED
+            && !V::Form::two_sided(&self.options.parts)
+            && self.options.aspiration
+            && depth >= Aspiration::MIN_DEPTH;
         let Some(prev) = previous.filter(|p| aspire && p.abs() < MATE_BOUND) else {
             return self.root(depth, -INFINITY, INFINITY);
         };
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = Aspiration::WINDOW;
         let (mut alpha, mut beta) = ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY));
         loop {
             let score = self.root(depth, alpha, beta);
@@ -239,7 +229,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 return score;
             }
             delta *= 2;
-            if delta > 1000 {
+            if delta > Aspiration::GIVE_UP {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }

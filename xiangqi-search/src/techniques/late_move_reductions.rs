@@ -36,3 +36,23 @@ impl LmrTable {
         r.min(depth - 2)
     }
 }
+
+/// Late move reductions: late quiet moves that give no check, at a node not in check, are searched first with a
+/// zero window [`LmrTable::get`] plies shallower, and again at full depth only when that beats alpha (the child
+/// policy's reduced probe). Conditions: depth at least [`LateMoveReductions::MIN_DEPTH`], the move at least the
+/// [`LateMoveReductions::MIN_INDEX`]-th. Source: Stockfish's logarithmic reduction formula.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LateMoveReductions;
+
+impl LateMoveReductions {
+    /// The shallowest node that reduces.
+    pub const MIN_DEPTH: i32 = 3;
+    /// The first move (counted from 0) that may be reduced.
+    pub const MIN_INDEX: usize = 3;
+
+    /// Whether the `index`-th move at a node with `depth` plies left is reduced.
+    #[inline(always)]
+    pub fn reduces(depth: i32, index: usize, quiet: bool, gives_check: bool, in_check: bool) -> bool {
+        depth >= Self::MIN_DEPTH && index >= Self::MIN_INDEX && quiet && !gives_check && !in_check
+    }
+}

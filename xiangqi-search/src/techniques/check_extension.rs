@@ -1,0 +1,20 @@
+//! Check extension.
+
+use crate::game::MAX_PLY;
+
+/// A node whose side to move is in check is searched one ply deeper, so that a check cannot push a threat over the
+/// horizon; only in the first half of the ply range, so that perpetual checks cannot extend without end.
+/// Source: Stockfish and Pikafish (xiangqi's many checks make it matter more than in chess).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CheckExtension;
+
+impl CheckExtension {
+    /// Extensions stop at this ply.
+    pub const LAST_PLY: usize = MAX_PLY / 2;
+
+    /// Whether the node at `ply` is extended.
+    #[inline(always)]
+    pub fn extends(in_check: bool, ply: usize) -> bool {
+        in_check && ply < Self::LAST_PLY
+    }
+}

@@ -1,0 +1,49 @@
+//! Futility pruning and late move pruning: quiet moves skipped without being made.
+
+use crate::game::Score;
+
+/// Futility pruning: at a zero-window node near the horizon whose static evaluation plus a margin cannot reach
+/// alpha, quiet moves that give no check are skipped after the first (the node's value is raised to the bound they
+/// could reach). Conditions: not a PV node, not in check, depth below [`Futility::MARGIN`]'s length. Source:
+/// Heinz, "Extended futility pruning" (1998); Stockfish.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Futility;
+
+impl Futility {
+    /// Margin by depth (index 0 unused).
+    pub const MARGIN: [Score; 4] = [0, 200, 350, 500];
+
+    /// Whether the node prunes its quiet moves by margin.
+    #[inline(always)]
+    pub fn applies(depth: i32, static_eval: Score, alpha: Score) -> bool {
+        depth < Self::MARGIN.len() as i32 && static_eval + Self::MARGIN[depth.max(0) as usize] <= alpha
+    }
+
+    /// The value a pruned move stands for.
+    #[inline(always)]
+    pub fn bound(depth: i32, static_eval: Score) -> Score {
+        static_eval + Self::MARGIN[depth as usize]
+    }
+}
+
+/// Late move pruning (move-count futility): at a zero-window node near the horizon, quiet moves that give no check
+/// this far down the ordering are skipped once a move has been searched. Conditions: not a PV node, not in check,
+/// depth at most [`LateMovePruning::MAX_DEPTH`]; part of the `futility` switch. Source: Stockfish's move-count
+/// pruning.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LateMovePruning;
+
+impl LateMovePruning {
+    /// The deepest node it applies to.
+    pub const MAX_DEPTH: i32 = 6;
+
+    /// How many moves a node with `depth` plies left searches before skipping late quiet moves.
+    #[inline(always)]
+    pub fn limit(depth: i32) -> usize {
+        if depth <= Self::MAX_DEPTH {
+            (3 + depth * depth) as usize
+        } else {
+            usize::MAX
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! Razoring.
+
+use crate::game::Score;
+
+/// Razoring: a zero-window node within [`Razoring::MAX_DEPTH`] plies of the horizon whose static evaluation is
+/// far below alpha is searched by quiescence alone with the window `[alpha, alpha + 1]`; if that fails low too, the
+/// node returns it. Conditions as for reverse futility. Source: Birmingham and Kent (1977); Stockfish.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Razoring;
+
+impl Razoring {
+    /// Margin per ply of depth.
+    pub const MARGIN: Score = 350;
+    /// The deepest node it applies to.
+    pub const MAX_DEPTH: i32 = 2;
+
+    /// Whether a node with `depth` plies left and `static_eval` tries the quiescence probe against `alpha`.
+    #[inline(always)]
+    pub fn tries(depth: i32, static_eval: Score, alpha: Score) -> bool {
+        depth <= Self::MAX_DEPTH && static_eval + Self::MARGIN * depth < alpha
+    }
+}

@@ -1,0 +1,23 @@
+//! Reverse futility pruning.
+
+use crate::game::Score;
+
+/// Reverse futility pruning (the "static null move"): a zero-window node near the horizon whose static evaluation
+/// beats beta by a margin that grows with depth returns the evaluation without searching a move. Conditions: not
+/// a PV node, not the root, not in check, beta not a mate score, depth at most [`ReverseFutility::MAX_DEPTH`].
+/// Source: Heinz's static null move; Stockfish's "futility pruning: child node".
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReverseFutility;
+
+impl ReverseFutility {
+    /// Margin per ply of depth.
+    pub const MARGIN: Score = 120;
+    /// The deepest node it applies to.
+    pub const MAX_DEPTH: i32 = 6;
+
+    /// Whether a node with `depth` plies left and `static_eval` is cut off against `beta`.
+    #[inline(always)]
+    pub fn cuts(depth: i32, static_eval: Score, beta: Score) -> bool {
+        depth <= Self::MAX_DEPTH && static_eval - Self::MARGIN * depth >= beta
+    }
+}
