@@ -33,10 +33,11 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     }
 
     /// The negamax node: scores for the side to move; `null_ok` is false right after a null move (and at the
-    /// root).
+    /// root). A skeleton of named hooks; each of the engine's techniques (`techniques/`) is a call in one of them
+    /// that folds away when the variant lacks the engine's additions.
     pub(crate) fn negamax(
         &mut self,
-        mut depth: i32,
+        depth: i32,
         mut alpha: Score,
         mut beta: Score,
         ply: usize,
@@ -45,92 +46,46 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         if self.enter(ply) {
             return self.leave(ply, 0, Exit::Value);
         }
-        let extras = V::Extras::ENABLED;
         let pv_node = beta - alpha > 1;
-        if extras && ply > 0 && self.options.rules {
-            let rule = self.game.rules(ply);
-            if let Some(score) = GameRules::apply(rule, &mut alpha, &mut beta) {
-                if matches!(rule, Rule::Decided(_)) {
-                    self.stats.rule_cutoffs += 1;
-                }
-                return self.leave(ply, score, Exit::Rule);
-            }
+        // Hook: the game's rules decide or narrow the node.
+        if let Some(score) = self.rules_hook(ply, &mut alpha, &mut beta) {
+            return self.leave(ply, score, Exit::Rule);
         }
-        let in_check = extras && if ply > 0 { self.in_check_at[ply] } else { self.game.in_check() };
-        debug_assert!(!extras || in_check == self.game.in_check(), "in-check hint wrong at ply {ply}");
-        if self.options.check_extension && CheckExtension::extends(in_check, ply) {
-            depth += 1;
-            self.stats.check_extensions += 1;
-        }
+        // Hook: extensions.
+        let (in_check, depth) = self.extend_hook(depth, ply);
         if depth <= 0 || ply >= MAX_PLY - 1 {
             self.stats.leaf_nodes += 1;
             return V::Leaf::leaf(self, alpha, beta, ply);
         }
-
-        // The transposition table.
+        // Hook: the transposition table's probe (a cutoff, or the hash move and the stored evaluation).
         let key = self.game.hash();
-        let mut hash_move = 0u16;
-        let mut tt_eval = None;
-        if let Some(tt) = self.tt_enabled() {
-            if let Some(hit) = tt.probe(key, ply) {
-                self.stats.tt_hits += 1;
-                hash_move = hit.mv;
-                tt_eval = Some(hit.eval);
-                if Table::cuts(&hit, depth, alpha, beta, pv_node, ply) {
-                    self.stats.tt_cutoffs += 1;
-                    return self.leave(ply, hit.score, Exit::TableHit);
-                }
-            }
-        }
-
-        // Node pruning near the horizon, from the static evaluation.
-        let mut static_eval = -INFINITY;
-        if extras && !in_check {
-            static_eval = tt_eval.unwrap_or_else(|| self.evaluate());
-            if !pv_node && ply > 0 && beta.abs() < MATE_BOUND {
-                if self.options.reverse_futility && ReverseFutility::cuts(depth, static_eval, beta) {
-                    self.stats.reverse_futility_prunes += 1;
-                    return self.leave(ply, static_eval, Exit::Pruned);
-                }
-                if self.options.razoring && Razoring::tries(depth, static_eval, alpha) {
-                    self.observer.enter(ply, alpha, beta, 0, NodeKind::Quiescence);
-                    let q = V::Leaf::leaf(self, alpha, alpha + 1, ply);
-                    if q <= alpha {
-                        self.stats.razor_prunes += 1;
-                        return self.leave(ply, q, Exit::Pruned);
-                    }
-                }
-            }
-        }
-
+        let (hash_move, tt_eval) = match self.probe_hook(key, depth, alpha, beta, ply, pv_node) {
+            Ok(found) => found,
+            Err(score) => return self.leave(ply, score, Exit::TableHit),
+        };
+        // Hook: node pruning before the moves, from the static evaluation (reverse futility, razoring), then the
+        // null move.
+        let static_eval = match self.prune_hook(depth, alpha, beta, ply, pv_node, in_check, tt_eval) {
+            Ok(eval) => eval,
+            Err(score) => return self.leave(ply, score, Exit::Pruned),
+        };
         let node = NullNode { depth, beta, ply, null_ok, pv_node, static_eval };
         if let Some(score) = V::Null::try_null(self, node) {
             return self.leave(ply, score, Exit::NullCutoff);
         }
-
-        // With an ordering that puts it first, the hash move is tried before any move is generated: a node it cuts
-        // off generates nothing.
+        // The moves. With an ordering that puts it first, the hash move is tried before any move is generated.
         let mut moves = NodeMoves::new(hash_move);
         let prune = V::Form::prune(&self.options.parts);
-        let alpha0 = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        let mut exit = Exit::Value;
+        let (alpha0, mut best, mut best_move, mut exit) = (alpha, -INFINITY, None, Exit::Value);
         let mut quiets_tried: SmallVec<[G::Move; 32]> = SmallVec::new();
-        let pruning = extras && self.options.futility && !pv_node && !in_check;
-        let futility_ok = pruning && Futility::applies(depth, static_eval, alpha);
-        let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
+        let skip = self.skip_rule(depth, alpha, pv_node, in_check, static_eval);
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
-            let quiet = extras && self.game.is_quiet(m);
+            let quiet = V::Extras::ENABLED && self.game.is_quiet(m);
             self.observer.edge(ply, Some(m));
-            let late = i >= late_limit && best > -MATE_BOUND;
-            if ((futility_ok && i > 0) || late) && quiet && !self.game.gives_check(m) {
-                // Pruned without being made: observers see the move announced and never entered.
-                self.stats.futility_prunes += 1;
-                if futility_ok {
-                    best = best.max(Futility::bound(depth, static_eval));
-                }
+            // Hook: skip a move without making it (futility, late move pruning).
+            if let Some(bound) = self.skip_hook(&skip, m, i, quiet, best) {
+                best = best.max(bound);
                 i += 1;
                 continue;
             }
@@ -138,16 +93,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 self.prefetch_child(m);
             }
             self.make(m);
-            let gives_check = extras && self.game.in_check();
-            if extras {
-                self.in_check_at[ply + 1] = gives_check;
-            }
-            let reduction =
-                if extras && self.options.lmr && LateMoveReductions::reduces(depth, i, quiet, gives_check, in_check) {
-                    self.lmr.get(depth, i, pv_node)
-                } else {
-                    0
-                };
+            // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
+            let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node);
             let score = V::Child::search_child(self, i, depth, alpha, beta, ply, reduction);
             self.unmake();
             if self.stopped {
@@ -163,13 +110,10 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             if prune {
                 alpha = alpha.max(score);
                 if alpha >= beta {
+                    // Hook: the cutoff teaches the ordering.
                     self.cutoff(i, m, depth, ply, &quiets_tried);
                     exit = Exit::BetaCutoff;
-                    if W::ACTIVE {
-                        while let Some(rest) = self.next_move(&mut moves, ply) {
-                            self.observer.pruned(ply, rest);
-                        }
-                    }
+                    self.observe_pruned(&mut moves, ply);
                     break;
                 }
             }
@@ -183,16 +127,165 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             return self.leave(ply, score, Exit::NoMoves);
         }
         let result = if prune && !V::Form::fail_soft(&self.options.parts) { best.clamp(alpha0, beta) } else { best };
-        if let Some(tt) = self.tt_enabled() {
-            // A root that may not play every move (MultiPV's later lines, searchmoves) has no score of its own.
-            if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
-                let bound = Table::bound(result, alpha0, beta);
-                let mv = best_move.map_or(0, G::encode_move);
-                let eval = if static_eval > -INFINITY { static_eval } else { 0 };
-                tt.store(key, ply, mv, result, eval, depth, bound);
+        // Hook: the transposition table's store.
+        self.store_hook(key, depth, ply, result, alpha0, beta, best_move, static_eval);
+        self.leave(ply, result, exit)
+    }
+
+    /// The game's rules at `ply` (not the root): `Some(score)` when they decide the node; they may narrow the window.
+    #[inline(always)]
+    fn rules_hook(&mut self, ply: usize, alpha: &mut Score, beta: &mut Score) -> Option<Score> {
+        if !(V::Extras::ENABLED && ply > 0 && self.options.rules) {
+            return None;
+        }
+        let rule = self.game.rules(ply);
+        let score = GameRules::apply(rule, alpha, beta)?;
+        if matches!(rule, Rule::Decided(_)) {
+            self.stats.rule_cutoffs += 1;
+        }
+        Some(score)
+    }
+
+    /// Whether the side to move is in check (known only with the engine's additions), and the depth after the check
+    /// extension.
+    #[inline(always)]
+    fn extend_hook(&mut self, mut depth: i32, ply: usize) -> (bool, i32) {
+        let extras = V::Extras::ENABLED;
+        let in_check = extras && if ply > 0 { self.in_check_at[ply] } else { self.game.in_check() };
+        debug_assert!(!extras || in_check == self.game.in_check(), "in-check hint wrong at ply {ply}");
+        if self.options.check_extension && CheckExtension::extends(in_check, ply) {
+            depth += 1;
+            self.stats.check_extensions += 1;
+        }
+        (in_check, depth)
+    }
+
+    /// The table's answer for `key`: `Err(score)` for a cutoff, else the hash move (0 for none) and the stored
+    /// static evaluation.
+    #[inline(always)]
+    fn probe_hook(
+        &mut self,
+        key: u64,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        pv_node: bool,
+    ) -> Result<(u16, Option<Score>), Score> {
+        let Some(hit) = self.tt_enabled().and_then(|tt| tt.probe(key, ply)) else { return Ok((0, None)) };
+        self.stats.tt_hits += 1;
+        if Table::cuts(&hit, depth, alpha, beta, pv_node, ply) {
+            self.stats.tt_cutoffs += 1;
+            return Err(hit.score);
+        }
+        Ok((hit.mv, Some(hit.eval)))
+    }
+
+    /// The static evaluation the engine's pruning needs (`-INFINITY` without it, or in check), or `Err(score)` when
+    /// reverse futility or razoring cuts the node off.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn prune_hook(
+        &mut self,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        pv_node: bool,
+        in_check: bool,
+        tt_eval: Option<Score>,
+    ) -> Result<Score, Score> {
+        if !V::Extras::ENABLED || in_check {
+            return Ok(-INFINITY);
+        }
+        let static_eval = tt_eval.unwrap_or_else(|| self.evaluate());
+        if pv_node || ply == 0 || beta.abs() >= MATE_BOUND {
+            return Ok(static_eval);
+        }
+        if self.options.reverse_futility && ReverseFutility::cuts(depth, static_eval, beta) {
+            self.stats.reverse_futility_prunes += 1;
+            return Err(static_eval);
+        }
+        if self.options.razoring && Razoring::tries(depth, static_eval, alpha) {
+            self.observer.enter(ply, alpha, beta, 0, NodeKind::Quiescence);
+            let q = V::Leaf::leaf(self, alpha, alpha + 1, ply);
+            if q <= alpha {
+                self.stats.razor_prunes += 1;
+                return Err(q);
             }
         }
-        self.leave(ply, result, exit)
+        Ok(static_eval)
+    }
+
+    /// What the node's moves may skip: futility's bound when it applies, and late move pruning's move count.
+    #[inline(always)]
+    fn skip_rule(&self, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
+        let pruning = V::Extras::ENABLED && self.options.futility && !pv_node && !in_check;
+        let futility =
+            (pruning && Futility::applies(depth, static_eval, alpha)).then(|| Futility::bound(depth, static_eval));
+        let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
+        SkipRule { futility, late_limit }
+    }
+
+    /// `Some(bound)` when the `index`-th move `m` is skipped without being made (a quiet move that gives no check:
+    /// futility's bound, or `-INFINITY` for late move pruning).
+    #[inline(always)]
+    fn skip_hook(&mut self, rule: &SkipRule, m: G::Move, index: usize, quiet: bool, best: Score) -> Option<Score> {
+        let late = index >= rule.late_limit && best > -MATE_BOUND;
+        if ((rule.futility.is_some() && index > 0) || late) && quiet && !self.game.gives_check(m) {
+            // Pruned without being made: observers see the move announced and never entered.
+            self.stats.futility_prunes += 1;
+            return Some(rule.futility.unwrap_or(-INFINITY));
+        }
+        None
+    }
+
+    /// After the move is made: notes whether it gives check, and the late move reduction it is searched with.
+    #[inline(always)]
+    fn reduce_hook(&mut self, depth: i32, index: usize, ply: usize, quiet: bool, in_check: bool, pv_node: bool) -> i32 {
+        if !V::Extras::ENABLED {
+            return 0;
+        }
+        let gives_check = self.game.in_check();
+        self.in_check_at[ply + 1] = gives_check;
+        if self.options.lmr && LateMoveReductions::reduces(depth, index, quiet, gives_check, in_check) {
+            self.lmr.get(depth, index, pv_node)
+        } else {
+            0
+        }
+    }
+
+    /// Tells the observer about the moves a cutoff left unsearched (nothing for ordinary searches).
+    #[inline(always)]
+    fn observe_pruned(&mut self, moves: &mut NodeMoves<G>, ply: usize) {
+        if W::ACTIVE {
+            while let Some(rest) = self.next_move(moves, ply) {
+                self.observer.pruned(ply, rest);
+            }
+        }
+    }
+
+    /// Stores the node's result. A root that may not play every move (MultiPV's later lines, searchmoves) has no
+    /// score of its own.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn store_hook(
+        &mut self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        result: Score,
+        alpha0: Score,
+        beta: Score,
+        best_move: Option<G::Move>,
+        static_eval: Score,
+    ) {
+        let Some(tt) = self.tt_enabled() else { return };
+        if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
+            let mv = best_move.map_or(0, G::encode_move);
+            let eval = if static_eval > -INFINITY { static_eval } else { 0 };
+            tt.store(key, ply, mv, result, eval, depth, Table::bound(result, alpha0, beta));
+        }
     }
 
     /// The two-sided node: scores from the first player's view; MAX nodes raise alpha, MIN nodes lower beta.
@@ -257,4 +350,12 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         let best = if V::Form::prune(parts) && !V::Form::fail_soft(parts) { best.clamp(alpha0, beta0) } else { best };
         sign * self.leave(ply, sign * best, exit)
     }
+}
+
+/// What a node's moves may skip (see the negamax node's skip hook).
+struct SkipRule {
+    /// Futility's bound for the node's quiet moves, when futility applies.
+    futility: Option<Score>,
+    /// Late move pruning: quiet moves from this index on are skipped.
+    late_limit: usize,
 }
