@@ -290,3 +290,34 @@ fn a_table_the_machine_cannot_give_is_an_error() {
         assert!(stderr.contains("cannot allocate 4096 MB for the transposition table"), "{args}: {stderr}");
     }
 }
+
+/// Every technique reaches the commands that take a variant: the engine's additions added to a textbook search, and
+/// taken from the engine, in `compare`, `search` and `tree`, and listed by `search --list`.
+#[test]
+fn the_commands_take_every_technique() {
+    let list = stdout(&xiangqi(&["search", "--list"], None));
+    for part in ["tt", "lmr", "futility", "rfp", "razor", "checkext", "rules", "aspiration", "qsprune", "verified"] {
+        assert!(list.contains(part), "{part} is not listed:\n{list}");
+    }
+    let variants = "pvs,pvs+tt,negamax-ab+order+lmr,negamax-ab+qs+qsprune,engine+no-lmr,alphabeta-hard";
+    let o = xiangqi(&["compare", "--depth", "3", "--variants", variants, "--json"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v["variants"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    // The table keeps PVS's score at a fixed depth, with fewer nodes.
+    assert_eq!(rows[0]["score"], rows[1]["score"]);
+    assert!(rows[1]["nodes"].as_u64() < rows[0]["nodes"].as_u64(), "{}", v);
+    let o = xiangqi(&["search", "--variant", "negamax+checkext+tt", "--depth", "3", "--json"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = std::env::temp_dir().join(format!("xiangqi-tree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("t.dot");
+    let o = xiangqi(&["tree", "--depth", "2", "--variant", "pvs+tt+rfp", "--out", out.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("digraph"));
+    let _ = std::fs::remove_dir_all(&dir);
+    // What makes no sense is refused with a reason.
+    let o = xiangqi(&["compare", "--depth", "2", "--variants", "alphabeta+tt"], None);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("written for the negamax node"));
+}

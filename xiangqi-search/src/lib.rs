@@ -1,15 +1,20 @@
 //! # xiangqi-search: the search techniques as composable node policies
 //!
-//! The seeds' techniques, minimax and alpha-beta (two-sided), negamax (with and without alpha-beta, fail-soft and
-//! fail-hard), null-move pruning, principal variation search and quiescence, are each a small policy type
-//! ([`policy`]). A variant is a type composed of one policy per slot ([`Compose`]), and the node function is
-//! generic over it: a technique that is off costs nothing at run time. Named presets ([`Minimax`], [`AlphaBeta`],
-//! [`Pvs`], ...) and free combinations parsed from text ([`VariantSpec`], e.g. `negamax-ab+pvs+qs`) map onto
-//! monomorphized instances.
+//! The seeds' techniques, minimax and alpha-beta (two-sided, fail-soft and fail-hard), negamax (with and without
+//! alpha-beta, fail-soft and fail-hard), null-move pruning, principal variation search and quiescence, are each a
+//! small policy type ([`policy`]). A variant is a type composed of one policy per slot ([`Compose`]), and the node
+//! function is generic over it: a technique that is off costs nothing at run time. The playing engine's techniques
+//! (transposition table, the game's rules, check extension, reverse futility, razoring, the verified null move,
+//! futility and late move pruning, late move reductions, aspiration windows, quiescence pruning) live one file each
+//! in [`techniques`], with their parameters and sources, and the negamax node calls each at a named hook. Named
+//! presets ([`Minimax`], [`AlphaBeta`], [`Pvs`], ..., [`Engine`]) are such compositions; a variant parsed from text
+//! ([`VariantSpec`], e.g. `negamax-ab+pvs+qs`, `pvs+tt`, `engine+no-lmr`) runs any combination, on compositions of
+//! the `Dynamic` policies that read the techniques at run time and visit the same nodes.
 //!
-//! The algorithms are generic over a [`Game`] and an [`Evaluator`]. `xiangqi_core::Position` is a game; so is the
-//! [`synthetic::Tree`], where tests know exactly which leaves must be visited. The search never names a concrete
-//! xiangqi evaluator: the `xiangqi` binary joins this crate with `xiangqi-eval`.
+//! Policies see the search through a small trait ([`policy::Search`]). The algorithms are generic over a [`Game`]
+//! and an [`Evaluator`]. `xiangqi_core::Position` is a game; so is the [`synthetic::Tree`], where tests know
+//! exactly which leaves must be visited. The search never names a concrete xiangqi evaluator: the `xiangqi` binary
+//! joins this crate with `xiangqi-eval`.
 //!
 //! ```
 //! use xiangqi_core::{PieceKind, Position};
