@@ -56,7 +56,7 @@ pub fn bench(
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         tt.clear();
         let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
-        let r = crate::engine::search_threads(spec, &pos, &limits, tt.clone(), threads, &mut |_| {});
+        let r = crate::engine::search_threads(spec, &pos, &limits, tt.clone(), None, threads, &mut |_| {});
         nodes.push(r.stats.nodes());
         best.push(r.best_move.map_or("(none)".to_owned(), |m| m.to_string()));
     }

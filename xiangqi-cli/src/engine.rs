@@ -5,7 +5,9 @@ use std::sync::Arc;
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_eval::{Accumulator, EvalCache, Evaluator, Score as TermScore, Term, Trace};
 use xiangqi_search::record::Recorder;
-use xiangqi_search::{search_smp, Limits, RunSetup, Score, SearchResult, TranspositionTable, VariantSpec};
+use xiangqi_search::{
+    search_smp_remembering, Limits, RunSetup, Score, SearchMemory, SearchResult, TranspositionTable, VariantSpec,
+};
 
 /// The search's view of the default evaluator, with the incremental accumulator kept in step by the search's
 /// make/unmake hooks, and full evaluations remembered in an [`EvalCache`]. The cache only saves time: every value
@@ -72,16 +74,18 @@ pub fn search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResu
 }
 
 /// A Lazy SMP search of `pos` by `spec` with the default evaluator on `threads` threads sharing `tt`
-/// ([`search_smp`]), calling `on_iteration` after each iteration.
+/// ([`search_smp_remembering`]), starting from and keeping what earlier searches of the game learnt about move
+/// ordering in `memory` (none: a fresh search), calling `on_iteration` after each iteration.
 pub fn search_threads(
     spec: &VariantSpec,
     pos: &Position,
     limits: &Limits,
     tt: Arc<TranspositionTable>,
+    memory: Option<Arc<SearchMemory>>,
     threads: usize,
     on_iteration: &mut (dyn FnMut(&SearchResult<Move>) + Send),
 ) -> SearchResult<Move> {
-    search_smp(spec, pos, EngineEval::new, limits, tt, threads, on_iteration)
+    search_smp_remembering(spec, pos, EngineEval::new, limits, tt, memory, threads, on_iteration)
 }
 
 /// One search of `pos` by `spec` with the default evaluator, recorded node by node (`xiangqi tree`).

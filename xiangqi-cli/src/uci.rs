@@ -50,7 +50,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::tt::Bound;
-use xiangqi_search::{Game, Limits, Score, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND};
+use xiangqi_search::{
+    Game, Limits, Score, SearchMemory, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
+};
 
 /// Engine name sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("xiangqi ", env!("CARGO_PKG_VERSION"));
@@ -316,6 +318,9 @@ pub struct Uci {
     pos: Position,
     settings: Settings,
     tt: Arc<TranspositionTable>,
+    /// What the searches of this game learnt about move ordering (history, countermoves, killers), kept from one
+    /// `go` to the next until `ucinewgame`, as Stockfish keeps its history.
+    memory: Arc<SearchMemory>,
     running: Option<Running>,
     /// Speaking UCCI (after a `ucci` command).
     ucci: bool,
@@ -330,7 +335,17 @@ impl Uci {
     pub fn new(out: Output) -> Uci {
         let settings = Settings::default();
         let tt = Arc::new(TranspositionTable::new(settings.hash_mb));
-        Uci { out, pos: Position::startpos(), settings, tt, running: None, ucci: false, millis: true, bans: Vec::new() }
+        Uci {
+            out,
+            pos: Position::startpos(),
+            settings,
+            tt,
+            memory: Arc::new(SearchMemory::new()),
+            running: None,
+            ucci: false,
+            millis: true,
+            bans: Vec::new(),
+        }
     }
 
     /// The current position: the one `go` searches (it does not change while a search runs).
@@ -427,6 +442,7 @@ impl Uci {
             "ucinewgame" => {
                 self.stop();
                 self.tt.clear();
+                self.memory.clear();
                 self.pos = Position::startpos();
             }
             "setoption" => self.setoption(&words[1..]),
@@ -606,6 +622,7 @@ impl Uci {
         let draw_flag = draw_offer.clone();
         let threads = self.settings.threads;
         let tt = self.tt.clone();
+        let memory = Some(self.memory.clone());
         let out = self.out.clone();
         let wait_for_stop = go.infinite || go.ponder;
         let sig = signals.clone();
@@ -614,13 +631,14 @@ impl Uci {
         let stop_requested = Arc::new(AtomicBool::new(false));
         let released = stop_requested.clone();
         let handle = std::thread::spawn(move || {
-            let result = search_threads(&spec, &pos, &limits, tt.clone(), threads, &mut |r: &SearchResult<Move>| {
-                if style.ucci {
-                    report_ucci(&out, r, &sig, start)
-                } else {
-                    report(&out, r, &sig, &tt, start)
-                }
-            });
+            let result =
+                search_threads(&spec, &pos, &limits, tt.clone(), memory, threads, &mut |r: &SearchResult<Move>| {
+                    if style.ucci {
+                        report_ucci(&out, r, &sig, start)
+                    } else {
+                        report(&out, r, &sig, &tt, start)
+                    }
+                });
             // Under `go infinite` or `go ponder`, bestmove waits for stop (or ponderhit, for ponder).
             while wait_for_stop
                 && !released.load(Ordering::Relaxed)
@@ -793,6 +811,7 @@ impl Uci {
             }),
             "newgame" => {
                 self.tt.clear();
+                self.memory.clear();
                 self.pos = Position::startpos();
                 self.bans.clear();
                 Ok(())

@@ -356,3 +356,27 @@ fn eval_prints_the_breakdown_of_the_current_position() {
         &format!("Evaluation: {total:+} for black (side to move), {:+} from Red's view", -total)
     );
 }
+
+/// `ucinewgame` forgets what the searches of the last game learnt (the table and the ordering's history): the same
+/// search after it visits exactly the nodes it did after the first `ucinewgame`, although a search in between
+/// taught the engine things.
+#[test]
+fn ucinewgame_makes_searches_reproducible_again() {
+    let mut e = Engine::start();
+    let nodes = |e: &mut Engine| -> String {
+        e.send("position startpos moves h2e2");
+        e.send("go depth 6");
+        let (lines, _) = e.bestmove(Duration::from_secs(60));
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap().clone();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let i = words.iter().position(|&w| w == "nodes").unwrap();
+        words[i + 1].to_owned()
+    };
+    e.send("ucinewgame");
+    let first = nodes(&mut e);
+    e.send("position startpos");
+    e.send("go depth 7");
+    let _ = e.bestmove(Duration::from_secs(60));
+    e.send("ucinewgame");
+    assert_eq!(nodes(&mut e), first);
+}

@@ -44,6 +44,7 @@
 
 mod game;
 mod limits;
+mod memory;
 pub mod movepick;
 mod node;
 pub mod policy;
@@ -59,6 +60,7 @@ mod xiangqi;
 
 pub use game::{mated_in, Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use limits::{Limits, SearchOptions, Signals};
+pub use memory::SearchMemory;
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm,
     MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
@@ -67,7 +69,7 @@ pub use policy::{
 pub use policy::{ChosenNull, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
 pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Plain, Silent, VerifiedNullMove};
 pub use searcher::Searcher;
-pub use smp::{search_smp, SEARCH_STACK};
+pub use smp::{search_smp, search_smp_remembering, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
 pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
 pub use tt::{TableAllocError, TranspositionTable};

@@ -561,6 +561,13 @@ pub trait OrderPolicy: 'static {
     /// whether to order at all).
     #[inline(always)]
     fn configure(_state: &mut Self::State, _parts: &Parts) {}
+    /// What the state has learnt, to be kept for the next search of the same game ([`crate::SearchMemory`]);
+    /// `None` for a policy that learns nothing.
+    fn export(_state: &Self::State) -> Option<OrderState> {
+        None
+    }
+    /// Starts from what an earlier search learnt (a state of another game, with other move keys, is ignored).
+    fn import(_state: &mut Self::State, _saved: &OrderState) {}
     /// Orders the moves of `picker` at `ply` by this policy (the moves not keyed yet: a staged node calls it once
     /// per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the policy
     /// orders at all.
@@ -638,6 +645,16 @@ impl OrderPolicy for Ordered {
 
     fn new_state(move_keys: usize) -> OrderState {
         OrderState { killers: vec![[0; 2]; MAX_PLY + 1], history: vec![0; move_keys], counter: vec![0; move_keys] }
+    }
+
+    fn export(state: &OrderState) -> Option<OrderState> {
+        Some(state.clone())
+    }
+
+    fn import(state: &mut OrderState, saved: &OrderState) {
+        if saved.history.len() == state.history.len() && saved.killers.len() == state.killers.len() {
+            state.clone_from(saved);
+        }
     }
 
     #[inline]
@@ -730,6 +747,14 @@ impl OrderPolicy for DynamicOrder {
 
     fn configure(state: &mut DynamicOrderState, parts: &Parts) {
         state.on = parts.order;
+    }
+
+    fn export(state: &DynamicOrderState) -> Option<OrderState> {
+        state.on.then(|| state.inner.clone())
+    }
+
+    fn import(state: &mut DynamicOrderState, saved: &OrderState) {
+        Ordered::import(&mut state.inner, saved);
     }
 
     #[inline(always)]

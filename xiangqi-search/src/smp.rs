@@ -2,6 +2,7 @@
 
 use crate::game::{Evaluator, Game};
 use crate::limits::{Limits, Signals};
+use crate::memory::SearchMemory;
 use crate::stats::SearchResult;
 use crate::tt::TranspositionTable;
 use crate::variants::{RunSetup, VariantSpec};
@@ -31,9 +32,31 @@ where
     G::Move: Send,
     E: Evaluator<G> + Send,
 {
+    search_smp_remembering(spec, game, make_eval, limits, tt, None, threads, on_iteration)
+}
+
+/// [`search_smp`] that starts each thread from what it learnt about move ordering in the last search kept in
+/// `memory` (history, countermoves, killers), and keeps what it learns there for the next: the search of a game's
+/// next move. `None` is [`search_smp`].
+#[allow(clippy::too_many_arguments)]
+pub fn search_smp_remembering<G, E>(
+    spec: &VariantSpec,
+    game: &G,
+    make_eval: impl Fn(&G) -> E + Sync,
+    limits: &Limits,
+    tt: Arc<TranspositionTable>,
+    memory: Option<Arc<SearchMemory>>,
+    threads: usize,
+    on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
+) -> SearchResult<G::Move>
+where
+    G: Game + Clone + Send + Sync,
+    G::Move: Send,
+    E: Evaluator<G> + Send,
+{
     let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
     let limits = Limits { signals: Some(signals.clone()), iterative: true, ..limits.clone() };
-    let main_setup = RunSetup { tt: Some(tt.clone()), options: None };
+    let main_setup = RunSetup { tt: Some(tt.clone()), options: None, memory: memory.clone(), thread: 0 };
     std::thread::scope(|scope| {
         let spawn = |name: String| std::thread::Builder::new().name(name).stack_size(SEARCH_STACK);
         let helpers: Vec<_> = (1..threads)
@@ -41,7 +64,8 @@ where
                 let (g, e) = (game.clone(), make_eval(game));
                 let mut options = spec.options;
                 options.depth_offset = (i % 2) as u32;
-                let setup = RunSetup { tt: Some(tt.clone()), options: Some(options) };
+                let setup =
+                    RunSetup { tt: Some(tt.clone()), options: Some(options), memory: memory.clone(), thread: i };
                 // Helpers search until the main thread is done.
                 let helper_limits =
                     Limits { depth: None, nodes: None, movetime: None, soft_time: None, mate: None, ..limits.clone() };

@@ -3,9 +3,11 @@
 
 use crate::game::{Evaluator, Game};
 use crate::limits::{Limits, SearchOptions};
+use crate::memory::SearchMemory;
 use crate::policy::{
     ChosenNull, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, Enhanced, Extras,
-    NegamaxAbSoftForm, NullMove, Observer, Ordered, Parts, Plain, PrincipalVariation, Quiescence, Silent, Variant,
+    NegamaxAbSoftForm, NullMove, Observer, OrderPolicy, Ordered, Parts, Plain, PrincipalVariation, Quiescence, Silent,
+    Variant,
 };
 use crate::searcher::Searcher;
 use crate::stats::SearchResult;
@@ -383,7 +385,13 @@ fn run_variant<G: Game, E: Evaluator<G>, W: Observer<G>, V: Variant>(
     if V::Extras::ENABLED {
         s.set_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
     }
+    if let Some(saved) = setup.memory.as_ref().and_then(|m| m.take(setup.thread)) {
+        V::Order::import(&mut s.order, &saved);
+    }
     let r = s.search_with(limits, on_iteration);
+    if let (Some(memory), Some(learnt)) = (&setup.memory, V::Order::export(&s.order)) {
+        memory.put(setup.thread, learnt);
+    }
     (r, std::mem::take(&mut s.observer))
 }
 
@@ -395,6 +403,10 @@ pub struct RunSetup {
     pub tt: Option<Arc<TranspositionTable>>,
     /// Replaces the spec's options (for example with a thread's depth offset or MultiPV).
     pub options: Option<SearchOptions>,
+    /// Where the ordering's tables are kept between the searches of a game; `None` starts fresh.
+    pub memory: Option<Arc<SearchMemory>>,
+    /// The thread's slot in `memory`.
+    pub thread: usize,
 }
 
 impl VariantSpec {
