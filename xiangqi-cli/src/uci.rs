@@ -155,7 +155,7 @@ pub const MAX_GO_DEPTH: u64 = 120;
 pub const MAX_GO_MATE: u64 = 60;
 
 /// The words `go` takes as parameter names: `searchmoves` takes the moves up to the next one.
-const GO_WORDS: [&str; 13] = [
+pub const GO_WORDS: [&str; 13] = [
     "wtime",
     "btime",
     "winc",

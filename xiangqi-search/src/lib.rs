@@ -62,9 +62,9 @@ pub use game::{mated_in, Evaluator, Game, GenType, MoveList, Rule, Score, INFINI
 pub use limits::{Limits, SearchOptions, Signals};
 pub use memory::SearchMemory;
 pub use policy::{
-    AlphaBetaForm, AlphaBetaHardForm, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy, MinimaxForm,
-    MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy, OrderPolicy, Ordered,
-    PrincipalVariation, Quiescence, StaticLeaf, Variant,
+    AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
+    MinimaxForm, MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy,
+    OrderPolicy, Ordered, PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
 pub use policy::{ChosenNull, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
 pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Plain, Silent, VerifiedNullMove};

@@ -4,7 +4,8 @@
 use crate::game::{Evaluator, Game, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
 use crate::movepick::NodeMoves;
 use crate::policy::{
-    ChildPolicy, Exit, Extras, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy, Variant,
+    ChildNode, ChildPolicy, Exit, Extras, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
+    Variant,
 };
 use crate::searcher::Searcher;
 use crate::techniques::check_extension::CheckExtension;
@@ -95,7 +96,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             self.make(m);
             // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
             let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node);
-            let score = V::Child::search_child(self, i, depth, alpha, beta, ply, reduction);
+            let child = ChildNode { index: i, depth, alpha, beta, ply, reduction };
+            let score = V::Child::search_child(self, child);
             self.unmake();
             if self.stopped {
                 return self.leave(ply, 0, Exit::Value);

@@ -420,34 +420,43 @@ impl NullPolicy for VerifiedNullMove {
     }
 }
 
-/// How the `index`-th child of a negamax node is searched. Returns the child's score from the parent's view.
+/// The child a negamax node is about to search, already made on the board: see [`ChildPolicy::search_child`].
+#[derive(Debug, Clone, Copy)]
+pub struct ChildNode {
+    /// The move's place among the node's moves, from 0.
+    pub index: usize,
+    /// The parent's remaining depth.
+    pub depth: i32,
+    /// The parent's alpha.
+    pub alpha: Score,
+    /// The parent's beta.
+    pub beta: Score,
+    /// The parent's distance from the root.
+    pub ply: usize,
+    /// Late move reduction: `> 0` searches the child that many plies shallower with a zero window first, and
+    /// fully only when that beats alpha.
+    pub reduction: i32,
+}
+
+/// How a child of a negamax node is searched. Returns the child's score from the parent's view.
 pub trait ChildPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
-    /// Searches the child already made on the board. `reduction > 0` (late move reductions) first searches it
-    /// that many plies shallower with a zero window, and only searches it fully when that beats alpha.
-    #[allow(clippy::too_many_arguments)]
-    fn search_child<S: Search>(
-        s: &mut S,
-        index: usize,
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        reduction: i32,
-    ) -> Score;
+    /// Searches the child `c` (already made on the board).
+    fn search_child<S: Search>(s: &mut S, c: ChildNode) -> Score;
 }
 
 /// The reduced zero-window probe of a late move: `Some(score)` when it fails low, so the full search is skipped.
 #[inline(always)]
-fn reduced_probe<S: Search>(s: &mut S, depth: i32, alpha: Score, ply: usize, reduction: i32) -> Option<Score> {
-    if reduction <= 0 {
+fn reduced_probe<S: Search>(s: &mut S, c: &ChildNode) -> Option<Score> {
+    if c.reduction <= 0 {
         return None;
     }
     s.stats().lmr_reductions += 1;
-    s.observer().enter(ply + 1, -alpha - 1, -alpha, depth - 1 - reduction, NodeKind::Reduced);
-    let score = -s.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
-    if score <= alpha || s.stopped() {
+    let depth = c.depth - 1 - c.reduction;
+    s.observer().enter(c.ply + 1, -c.alpha - 1, -c.alpha, depth, NodeKind::Reduced);
+    let score = -s.negamax(depth, -c.alpha - 1, -c.alpha, c.ply + 1, true);
+    if score <= c.alpha || s.stopped() {
         return Some(score);
     }
     s.stats().lmr_researches += 1;
@@ -461,20 +470,12 @@ pub struct FullWindow;
 impl ChildPolicy for FullWindow {
     const NAME: &'static str = "";
     #[inline(always)]
-    fn search_child<S: Search>(
-        s: &mut S,
-        _: usize,
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        reduction: i32,
-    ) -> Score {
-        if let Some(score) = reduced_probe(s, depth, alpha, ply, reduction) {
+    fn search_child<S: Search>(s: &mut S, c: ChildNode) -> Score {
+        if let Some(score) = reduced_probe(s, &c) {
             return score;
         }
-        s.observer().enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
-        -s.negamax(depth - 1, -beta, -alpha, ply + 1, true)
+        s.observer().enter(c.ply + 1, -c.beta, -c.alpha, c.depth - 1, NodeKind::Main);
+        -s.negamax(c.depth - 1, -c.beta, -c.alpha, c.ply + 1, true)
     }
 }
 
@@ -486,28 +487,21 @@ pub struct PrincipalVariation;
 impl ChildPolicy for PrincipalVariation {
     const NAME: &'static str = "pvs";
     #[inline(always)]
-    fn search_child<S: Search>(
-        s: &mut S,
-        index: usize,
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        reduction: i32,
-    ) -> Score {
-        if index == 0 {
-            s.observer().enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Main);
-            return -s.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+    fn search_child<S: Search>(s: &mut S, c: ChildNode) -> Score {
+        let (depth, alpha, beta, child) = (c.depth - 1, c.alpha, c.beta, c.ply + 1);
+        if c.index == 0 {
+            s.observer().enter(child, -beta, -alpha, depth, NodeKind::Main);
+            return -s.negamax(depth, -beta, -alpha, child, true);
         }
-        if let Some(score) = reduced_probe(s, depth, alpha, ply, reduction) {
+        if let Some(score) = reduced_probe(s, &c) {
             return score;
         }
-        s.observer().enter(ply + 1, -alpha - 1, -alpha, depth - 1, NodeKind::ZeroWindow);
-        let score = -s.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true);
+        s.observer().enter(child, -alpha - 1, -alpha, depth, NodeKind::ZeroWindow);
+        let score = -s.negamax(depth, -alpha - 1, -alpha, child, true);
         if score > alpha && score < beta && !s.stopped() {
             s.stats().pvs_researches += 1;
-            s.observer().enter(ply + 1, -beta, -alpha, depth - 1, NodeKind::Research);
-            -s.negamax(depth - 1, -beta, -alpha, ply + 1, true)
+            s.observer().enter(child, -beta, -alpha, depth, NodeKind::Research);
+            -s.negamax(depth, -beta, -alpha, child, true)
         } else {
             score
         }
@@ -521,19 +515,11 @@ pub struct DynamicChild;
 impl ChildPolicy for DynamicChild {
     const NAME: &'static str = "dynamic";
     #[inline(always)]
-    fn search_child<S: Search>(
-        s: &mut S,
-        index: usize,
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        reduction: i32,
-    ) -> Score {
+    fn search_child<S: Search>(s: &mut S, c: ChildNode) -> Score {
         if s.options().parts.pvs {
-            PrincipalVariation::search_child(s, index, depth, alpha, beta, ply, reduction)
+            PrincipalVariation::search_child(s, c)
         } else {
-            FullWindow::search_child(s, index, depth, alpha, beta, ply, reduction)
+            FullWindow::search_child(s, c)
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use proptest::prelude::RngExt;
 use proptest::test_runner::{RngAlgorithm, TestRng};
+use xiangqi_cli::uci::GO_WORDS;
 use xiangqi_core::{can_stand, Color, Move, Piece, PieceKind, Position, Setup, Square, START_FEN};
 
 /// The generator's random source.
@@ -159,7 +160,14 @@ const NUMBERS: &[&str] = &[
     "",
 ];
 
-/// Words of every command, parameter and option the engine knows, and some it does not.
+/// A word of [`VOCABULARY`] or one of `go`'s parameters.
+fn word(rng: &mut Rng) -> &'static str {
+    let i = rng.random_range(0..VOCABULARY.len() + GO_WORDS.len());
+    VOCABULARY.get(i).copied().unwrap_or_else(|| GO_WORDS[i - VOCABULARY.len()])
+}
+
+/// Words of every command, parameter and option the engine knows, and some it does not (with `go`'s parameters,
+/// [`xiangqi_cli::uci::GO_WORDS`]).
 const VOCABULARY: &[&str] = &[
     "uci",
     "ucci",
@@ -181,19 +189,6 @@ const VOCABULARY: &[&str] = &[
     "eval",
     "banmoves",
     "probe",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "movetime",
-    "depth",
-    "nodes",
-    "infinite",
-    "ponder",
-    "mate",
-    "searchmoves",
-    "perft",
     "draw",
     "time",
     "increment",
@@ -623,7 +618,7 @@ pub fn mutate(rng: &mut Rng, line: &[u8]) -> Vec<u8> {
                     }
                     _ => {
                         words[i] = if chance(rng, 0.5) {
-                            pick(rng, VOCABULARY).as_bytes().to_vec()
+                            word(rng).as_bytes().to_vec()
                         } else {
                             pick(rng, NUMBERS).as_bytes().to_vec()
                         }
@@ -633,7 +628,7 @@ pub fn mutate(rng: &mut Rng, line: &[u8]) -> Vec<u8> {
             }
             8 => {
                 let i = rng.random_range(0..=len);
-                let word = format!(" {} ", pick(rng, VOCABULARY));
+                let word = format!(" {} ", word(rng));
                 v.splice(i..i, word.bytes());
             }
             9 => {
@@ -669,7 +664,7 @@ pub fn word_salad(rng: &mut Rng) -> Vec<u8> {
             let separators: [&[u8]; 5] = [b" ", b" ", b"  ", b"\t", b" \r "];
             v.extend_from_slice(pick::<&[u8]>(rng, &separators));
         }
-        let w = if chance(rng, 0.8) { pick(rng, VOCABULARY) } else { pick(rng, NUMBERS) };
+        let w = if chance(rng, 0.8) { word(rng) } else { pick(rng, NUMBERS) };
         v.extend_from_slice(w.as_bytes());
     }
     v
