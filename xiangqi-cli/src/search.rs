@@ -26,7 +26,8 @@ pub struct SearchArgs {
     /// The variant: a preset or parts joined with '+' (see `xiangqi search --list`).
     #[arg(long, default_value = "pvs+nmp+qs+order")]
     pub variant: String,
-    /// Transposition table size in MB (for variants with the engine's additions).
+    /// Transposition table size in MB, for the engine and for more than one thread (a one-thread search of another
+    /// variant with `tt` is one fixed-depth pass with a table of 16 MB).
     #[arg(long, default_value_t = 16, value_parser = crate::args::range::<u64>(1, 32768), allow_hyphen_values = true)]
     pub hash: u64,
     /// Search threads (Lazy SMP; one thread is reproducible).
