@@ -318,7 +318,7 @@ pub struct Uci {
     pos: Position,
     settings: Settings,
     tt: Arc<TranspositionTable>,
-    /// What the searches of this game learnt about move ordering (history, countermoves, killers), kept from one
+    /// What the searches of this game learnt about move ordering (history and countermoves), kept from one
     /// `go` to the next until `ucinewgame`, as Stockfish keeps its history.
     memory: Arc<SearchMemory>,
     running: Option<Running>,

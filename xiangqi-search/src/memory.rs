@@ -3,8 +3,8 @@
 use crate::policy::OrderState;
 use std::sync::Mutex;
 
-/// The history, countermove and killer tables of each search thread, kept from one search to the next, as
-/// Stockfish keeps its history tables until `ucinewgame`: the next move of the same game starts with what the last
+/// The history and countermove tables of each search thread, kept from one search to the next, as Stockfish keeps
+/// its history tables until `ucinewgame` (killers, which belong to the plies of one search, start empty): the next move of the same game starts with what the last
 /// search learnt instead of from nothing. A UCI engine keeps one for the game and clears it on `ucinewgame`; a
 /// search given none starts fresh, so its node counts are those of a first search (reproducible).
 ///

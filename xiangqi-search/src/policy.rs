@@ -637,9 +637,12 @@ impl OrderPolicy for Ordered {
         Some(state.clone())
     }
 
+    /// The history and countermove tables carry over; killers, which belong to the plies of one search, start
+    /// empty (as Stockfish keeps its history tables and clears its killers).
     fn import(state: &mut OrderState, saved: &OrderState) {
-        if saved.history.len() == state.history.len() && saved.killers.len() == state.killers.len() {
-            state.clone_from(saved);
+        if saved.history.len() == state.history.len() {
+            state.history.clone_from(&saved.history);
+            state.counter.clone_from(&saved.counter);
         }
     }
 

@@ -36,7 +36,7 @@ where
 }
 
 /// [`search_smp`] that starts each thread from what it learnt about move ordering in the last search kept in
-/// `memory` (history, countermoves, killers), and keeps what it learns there for the next: the search of a game's
+/// `memory` (history and countermoves), and keeps what it learns there for the next: the search of a game's
 /// next move. `None` is [`search_smp`].
 #[allow(clippy::too_many_arguments)]
 pub fn search_smp_remembering<G, E>(
