@@ -303,9 +303,18 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
             return sign * V::Leaf::leaf(self, a, b, ply);
         }
-        let mut moves = NodeMoves::new(0);
+        // The table, when the variant has it, stores the side to move's view like the negamax node's; the two-sided
+        // form has no PV to keep beyond the root, so any node past it may take a cutoff.
+        let key = self.game.hash();
+        let (own_alpha, own_beta) = if max { (alpha, beta) } else { (-beta, -alpha) };
+        let hash_move = match self.probe_hook(key, depth, own_alpha, own_beta, ply, false) {
+            Ok((mv, _)) => mv,
+            Err(score) => return sign * self.leave(ply, score, Exit::TableHit),
+        };
+        let mut moves = NodeMoves::new(hash_move);
         let (alpha0, beta0) = (alpha, beta);
         let mut best = if max { -INFINITY } else { INFINITY };
+        let mut best_move = None;
         let mut exit = Exit::Value;
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
@@ -322,6 +331,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             let improved = if max { score > best } else { score < best };
             if improved {
                 best = score;
+                best_move = Some(m);
                 self.update_pv(ply, m);
             }
             if V::Form::prune(&self.options.parts) {
@@ -350,6 +360,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         // Fail-hard forms return the window's bound when the value falls outside it.
         let parts = &self.options.parts;
         let best = if V::Form::prune(parts) && !V::Form::fail_soft(parts) { best.clamp(alpha0, beta0) } else { best };
+        self.store_hook(key, depth, ply, sign * best, own_alpha, own_beta, best_move, -INFINITY);
         sign * self.leave(ply, sign * best, exit)
     }
 }

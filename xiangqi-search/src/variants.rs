@@ -192,8 +192,8 @@ pub enum VariantError {
     },
     /// The engine's additions on a two-sided form.
     #[error(
-        "contradictory variant: the engine's additions are written for the negamax node, not for {0} (use a \
-         negamax form: negamax, negamax-ab or negamax-ab-hard); {list}",
+        "contradictory variant: the engine's additions other than tt are written for the negamax node, not for {0} \
+         (use a negamax form: negamax, negamax-ab or negamax-ab-hard; tt joins any form); {list}",
         list = available()
     )]
     AdditionForm(&'static str),
@@ -301,8 +301,14 @@ impl FromStr for VariantSpec {
             }
             *SWITCHES[index].1(&mut spec) = on;
         }
-        // What an addition needs besides the negamax node (the engine may do without any of its parts).
         let o = spec.options;
+        if !spec.engine
+            && (SearchOptions { tt: false, ..o }).any_addition()
+            && matches!(spec.form, FormKind::Minimax | FormKind::AlphaBeta | FormKind::AlphaBetaHard)
+        {
+            return Err(VariantError::AdditionForm(spec.form.name()));
+        }
+        // What an addition needs besides the negamax node (the engine may do without any of its parts).
         for (on, addition, needs, has) in [
             (o.lmr, "lmr", "order", spec.order),
             (o.futility, "futility", "order", spec.order),
@@ -312,12 +318,6 @@ impl FromStr for VariantSpec {
             if on && !has && !spec.engine {
                 return Err(VariantError::Needs { addition, needs });
             }
-        }
-        if !spec.engine
-            && o.any_addition()
-            && matches!(spec.form, FormKind::Minimax | FormKind::AlphaBeta | FormKind::AlphaBetaHard)
-        {
-            return Err(VariantError::AdditionForm(spec.form.name()));
         }
         if spec.engine && spec.form != FormKind::NegamaxAb {
             return Err(VariantError::EngineForm(spec.form.name()));
@@ -532,9 +532,13 @@ mod tests {
         ] {
             assert_eq!(text.parse::<VariantSpec>(), Err(VariantError::Needs { addition, needs }), "{text}");
         }
-        let err = "alphabeta+tt".parse::<VariantSpec>().unwrap_err();
+        let err = "alphabeta+lmr".parse::<VariantSpec>().unwrap_err();
         assert_eq!(err, VariantError::AdditionForm("alphabeta"));
         assert!(err.to_string().contains("written for the negamax node"));
+        // The table joins every form, the two-sided ones included.
+        for text in ["alphabeta+tt", "alphabeta-hard+tt", "minimax+tt", "alphabeta+order+tt"] {
+            assert!(text.parse::<VariantSpec>().is_ok(), "{text}");
+        }
         // The engine does without any of its parts.
         for part in ["no-order", "no-qs", "no-nmp"] {
             assert!(format!("engine+{part}").parse::<VariantSpec>().is_ok(), "{part}");
