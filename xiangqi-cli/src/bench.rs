@@ -40,13 +40,9 @@ pub struct BenchResult {
 
 /// Runs the bench: each position searched to `depth` with a cleared `hash_mb` table and `threads` threads; an error
 /// when the table cannot be allocated.
-pub fn bench(
-    spec: &VariantSpec,
-    depth: u32,
-    hash_mb: usize,
-    threads: usize,
-) -> Result<BenchResult, xiangqi_search::TableAllocError> {
-    let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
+pub fn bench(spec: &VariantSpec, depth: u32, hash_mb: usize, threads: usize) -> Result<BenchResult, String> {
+    let tt = Arc::new(TranspositionTable::try_new(hash_mb).map_err(|e| e.to_string())?);
+    let pool = xiangqi_search::SearchPool::new(threads).map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     // Faulted in before the clock starts: bench measures the search, not the operating system.
     tt.prefault();
     let start = Instant::now();
@@ -56,7 +52,7 @@ pub fn bench(
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         tt.clear();
         let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
-        let r = crate::engine::search_threads(spec, &pos, &limits, tt.clone(), None, threads, &mut |_| {});
+        let r = crate::engine::search_threads(spec, &pos, &limits, tt.clone(), None, &pool, &mut |_| {});
         nodes.push(r.stats.nodes());
         best.push(r.best_move.map_or("(none)".to_owned(), |m| m.to_string()));
     }

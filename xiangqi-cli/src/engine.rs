@@ -6,7 +6,7 @@ use xiangqi_core::{Color, Move, Position};
 use xiangqi_eval::{Accumulator, EvalCache, Evaluator, Score as TermScore, Term, Trace};
 use xiangqi_search::record::Recorder;
 use xiangqi_search::{
-    search_smp_remembering, Limits, RunSetup, Score, SearchMemory, SearchResult, TranspositionTable, VariantSpec,
+    Limits, RunSetup, Score, SearchMemory, SearchPool, SearchResult, TranspositionTable, VariantSpec,
 };
 
 /// The search's view of the default evaluator, with the incremental accumulator kept in step by the search's
@@ -73,8 +73,8 @@ pub fn search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResu
     spec.run(pos.clone(), EngineEval::new(pos), limits)
 }
 
-/// A Lazy SMP search of `pos` by `spec` with the default evaluator on `threads` threads sharing `tt`
-/// ([`search_smp_remembering`]), starting from and keeping what earlier searches of the game learnt about move
+/// A Lazy SMP search of `pos` by `spec` with the default evaluator on the threads of `pool` sharing `tt`
+/// ([`SearchPool::search`]), starting from and keeping what earlier searches of the game learnt about move
 /// ordering in `memory` (none: a fresh search), calling `on_iteration` after each iteration.
 pub fn search_threads(
     spec: &VariantSpec,
@@ -82,10 +82,10 @@ pub fn search_threads(
     limits: &Limits,
     tt: Arc<TranspositionTable>,
     memory: Option<Arc<SearchMemory>>,
-    threads: usize,
+    pool: &SearchPool,
     on_iteration: &mut (dyn FnMut(&SearchResult<Move>) + Send),
 ) -> SearchResult<Move> {
-    search_smp_remembering(spec, pos, EngineEval::new, limits, tt, memory, threads, on_iteration)
+    pool.search(spec, pos, EngineEval::new, limits, tt, memory, on_iteration)
 }
 
 /// One search of `pos` by `spec` with the default evaluator, recorded node by node (`xiangqi tree`).

@@ -149,7 +149,8 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::try_new(args.hash as usize)?);
         // Fault the table in before the clock starts, so that a large one does not slow the search down.
         tt.prefault();
-        xiangqi_cli::engine::search_threads(&spec, &pos, &limits, tt, None, args.threads as usize, &mut |_| {})
+        let pool = xiangqi_search::SearchPool::new(args.threads as usize)?;
+        xiangqi_cli::engine::search_threads(&spec, &pos, &limits, tt, None, &pool, &mut |_| {})
     } else {
         run_search(&spec, &pos, &limits)
     };

@@ -51,7 +51,8 @@ use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::tt::Bound;
 use xiangqi_search::{
-    Game, Limits, Score, SearchMemory, SearchResult, Signals, TranspositionTable, VariantSpec, MATE, MATE_BOUND,
+    Game, Limits, Score, SearchMemory, SearchPool, SearchResult, Signals, TranspositionTable, VariantSpec, MATE,
+    MATE_BOUND,
 };
 
 /// Engine name sent in `id name`.
@@ -257,7 +258,8 @@ impl Go {
     /// Soft (optimum) and hard (maximum) time for the side `us`, or `None` when the clock does not limit the
     /// search. The hard limit never exceeds 80% of the remaining time less the overhead, counted from the moment
     /// `go` arrives, so the engine does not lose on time as long as its threads have cores to run on (with more
-    /// threads than cores, starting and stopping them takes longer than a short clock: raise `Move Overhead`).
+    /// threads than cores, stopping them can take longer than a short clock: raise `Move Overhead`). The search
+    /// threads are started once and kept from one `go` to the next.
     pub fn time_limits(&self, us: Color, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
         let ms = Duration::from_millis;
         if let Some(t) = self.movetime {
@@ -321,6 +323,9 @@ pub struct Uci {
     /// What the searches of this game learnt about move ordering (history and countermoves), kept from one
     /// `go` to the next until `ucinewgame`, as Stockfish keeps its history.
     memory: Arc<SearchMemory>,
+    /// The search threads, kept from one `go` to the next while the `Threads` option stays the same (started at
+    /// the first `go`).
+    pool: Option<Arc<SearchPool>>,
     running: Option<Running>,
     /// Speaking UCCI (after a `ucci` command).
     ucci: bool,
@@ -341,6 +346,7 @@ impl Uci {
             settings,
             tt,
             memory: Arc::new(SearchMemory::new()),
+            pool: None,
             running: None,
             ucci: false,
             millis: true,
@@ -620,7 +626,9 @@ impl Uci {
         spec.options.multipv = self.settings.multipv;
         let draw_offer = Arc::new(AtomicBool::new(style.draw_offer));
         let draw_flag = draw_offer.clone();
-        let threads = self.settings.threads;
+        let Some(pool) = self.search_pool() else {
+            return self.out.line("bestmove (none)");
+        };
         let tt = self.tt.clone();
         let memory = Some(self.memory.clone());
         let out = self.out.clone();
@@ -632,7 +640,7 @@ impl Uci {
         let released = stop_requested.clone();
         let handle = std::thread::spawn(move || {
             let result =
-                search_threads(&spec, &pos, &limits, tt.clone(), memory, threads, &mut |r: &SearchResult<Move>| {
+                search_threads(&spec, &pos, &limits, tt.clone(), memory, &pool, &mut |r: &SearchResult<Move>| {
                     if style.ucci {
                         report_ucci(&out, r, &sig, start)
                     } else {
@@ -658,6 +666,19 @@ impl Uci {
             }
         });
         self.running = Some(Running { handle, signals, draw_offer, done, stop_requested });
+    }
+
+    /// The search threads for `Threads`: the pool of the last search when its size is still right, else a new one
+    /// (on an error, said as such, the old pool when there is one).
+    fn search_pool(&mut self) -> Option<Arc<SearchPool>> {
+        let threads = self.settings.threads;
+        if self.pool.as_ref().is_none_or(|p| p.threads() != threads) {
+            match SearchPool::new(threads) {
+                Ok(pool) => self.pool = Some(Arc::new(pool)),
+                Err(e) => self.out.error(&format!("cannot start {threads} search threads: {e}")),
+            }
+        }
+        self.pool.clone()
     }
 
     /// A new table of `mb` megabytes, or an error (and the old table kept) when the memory cannot be had.

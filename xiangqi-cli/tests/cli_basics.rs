@@ -318,6 +318,12 @@ fn the_commands_take_every_technique() {
     assert!(std::fs::read_to_string(&out).unwrap().starts_with("digraph"));
     let _ = std::fs::remove_dir_all(&dir);
     // What makes no sense is refused with a reason.
-    let o = xiangqi(&["compare", "--depth", "2", "--variants", "alphabeta+tt"], None);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("written for the negamax node"));
+    let o = xiangqi(&["compare", "--depth", "2", "--variants", "alphabeta+lmr"], None);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("written for the negamax node"));
+    // The table joins the two-sided form too.
+    let o = xiangqi(&["compare", "--depth", "4", "--variants", "alphabeta,alphabeta+tt", "--json"], None);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v["variants"].as_array().unwrap();
+    assert_eq!(rows[0]["score"], rows[1]["score"]);
+    assert!(rows[1]["nodes"].as_u64() < rows[0]["nodes"].as_u64(), "{}", v);
 }

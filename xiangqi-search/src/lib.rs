@@ -69,7 +69,7 @@ pub use policy::{
 pub use policy::{ChosenNull, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
 pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Plain, Silent, VerifiedNullMove};
 pub use searcher::Searcher;
-pub use smp::{search_smp, search_smp_remembering, SEARCH_STACK};
+pub use smp::{search_smp, search_smp_remembering, SearchPool, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
 pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
 pub use tt::{TableAllocError, TranspositionTable};

@@ -7,7 +7,7 @@ use crate::stats::SearchResult;
 use crate::tt::TranspositionTable;
 use crate::variants::{RunSetup, VariantSpec};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Stack size of search threads: deep lines (quiescence, check extensions) in unoptimised builds need more than a
 /// default thread's 2 MB. Only the pages touched are committed.
@@ -37,7 +37,8 @@ where
 
 /// [`search_smp`] that starts each thread from what it learnt about move ordering in the last search kept in
 /// `memory` (history and countermoves), and keeps what it learns there for the next: the search of a game's
-/// next move. `None` is [`search_smp`].
+/// next move. `None` is [`search_smp`]. The threads live for this one search; [`SearchPool::search`] keeps them
+/// for the next.
 #[allow(clippy::too_many_arguments)]
 pub fn search_smp_remembering<G, E>(
     spec: &VariantSpec,
@@ -54,39 +55,109 @@ where
     G::Move: Send,
     E: Evaluator<G> + Send,
 {
-    let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
-    let limits = Limits { signals: Some(signals.clone()), iterative: true, ..limits.clone() };
-    let main_setup = RunSetup { tt: Some(tt.clone()), options: None, memory: memory.clone(), thread: 0 };
-    std::thread::scope(|scope| {
-        let spawn = |name: String| std::thread::Builder::new().name(name).stack_size(SEARCH_STACK);
-        let helpers: Vec<_> = (1..threads)
-            .filter_map(|i| {
+    let pool = SearchPool::new(threads).expect("the search threads start");
+    pool.search(spec, game, make_eval, limits, tt, memory, on_iteration)
+}
+
+/// Search threads that live from one search to the next, as Stockfish keeps its threads until the `Threads`
+/// option changes: a game's searches pay for starting them once, not at every move.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use xiangqi_core::Position;
+/// use xiangqi_search::{Limits, SearchPool, TranspositionTable, VariantSpec};
+/// # use xiangqi_search::{Evaluator, Score};
+/// # struct Material;
+/// # impl Evaluator<Position> for Material {
+/// #     fn evaluate(&mut self, _: &Position) -> Score { 0 }
+/// # }
+///
+/// let pool = SearchPool::new(2).unwrap();
+/// let tt = Arc::new(TranspositionTable::new(1));
+/// let spec: VariantSpec = "engine".parse().unwrap();
+/// for _ in 0..2 {
+///     let r = pool.search(&spec, &Position::startpos(), |_| Material, &Limits::depth(3), tt.clone(), None, |_| {});
+///     assert!(r.best_move.is_some());
+/// }
+/// ```
+pub struct SearchPool {
+    pool: rayon::ThreadPool,
+    threads: usize,
+}
+
+impl std::fmt::Debug for SearchPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchPool").field("threads", &self.threads).finish()
+    }
+}
+
+impl SearchPool {
+    /// Starts `threads` search threads (at least one), each with a [`SEARCH_STACK`] stack, named `search-N`.
+    ///
+    /// # Errors
+    /// When the system refuses to start a thread.
+    pub fn new(threads: usize) -> Result<SearchPool, rayon::ThreadPoolBuildError> {
+        let threads = threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(SEARCH_STACK)
+            .thread_name(|i| format!("search-{i}"))
+            .build()?;
+        Ok(SearchPool { pool, threads })
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// [`search_smp_remembering`] on this pool's threads: the main thread and `threads - 1` helpers. With one
+    /// thread this is exactly the single-threaded search (reproducible node counts).
+    #[allow(clippy::too_many_arguments)]
+    pub fn search<G, E>(
+        &self,
+        spec: &VariantSpec,
+        game: &G,
+        make_eval: impl Fn(&G) -> E + Sync,
+        limits: &Limits,
+        tt: Arc<TranspositionTable>,
+        memory: Option<Arc<SearchMemory>>,
+        on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
+    ) -> SearchResult<G::Move>
+    where
+        G: Game + Clone + Send + Sync,
+        G::Move: Send,
+        E: Evaluator<G> + Send,
+    {
+        let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
+        let limits = Limits { signals: Some(signals.clone()), iterative: true, ..limits.clone() };
+        // Helpers search until the main thread is done.
+        let helper_limits =
+            Limits { depth: None, nodes: None, movetime: None, soft_time: None, mate: None, ..limits.clone() };
+        let helper_stats = Mutex::new(Vec::with_capacity(self.threads));
+        let mut result = self.pool.scope(|scope| {
+            for i in 1..self.threads {
                 let (g, e) = (game.clone(), make_eval(game));
                 let mut options = spec.options;
                 options.depth_offset = (i % 2) as u32;
                 let setup =
                     RunSetup { tt: Some(tt.clone()), options: Some(options), memory: memory.clone(), thread: i };
-                // Helpers search until the main thread is done.
-                let helper_limits =
-                    Limits { depth: None, nodes: None, movetime: None, soft_time: None, mate: None, ..limits.clone() };
-                spawn(format!("search-{i}"))
-                    .spawn_scoped(scope, move || spec.run_with(g, e, &helper_limits, &setup, |_| {}))
-                    .ok()
-            })
-            .collect();
-        let (g, e) = (game.clone(), make_eval(game));
-        let main = spawn("search-0".to_owned())
-            .spawn_scoped(scope, || spec.run_with(g, e, &limits, &main_setup, on_iteration))
-            .expect("the search thread starts");
-        let mut result = main.join().expect("the search thread does not panic");
-        signals.stop.store(true, Ordering::Relaxed);
-        for h in helpers {
-            if let Ok(r) = h.join() {
-                let elapsed = result.stats.elapsed;
-                result.stats.add(&r.stats);
-                result.stats.elapsed = elapsed;
+                let (helper_limits, helper_stats) = (&helper_limits, &helper_stats);
+                scope.spawn(move |_| {
+                    let r = spec.run_with(g, e, helper_limits, &setup, |_| {});
+                    helper_stats.lock().unwrap_or_else(|e| e.into_inner()).push(r.stats);
+                });
             }
+            let main_setup = RunSetup { tt: Some(tt.clone()), options: None, memory: memory.clone(), thread: 0 };
+            let result = spec.run_with(game.clone(), make_eval(game), &limits, &main_setup, on_iteration);
+            signals.stop.store(true, Ordering::Relaxed);
+            result
+        });
+        let elapsed = result.stats.elapsed;
+        for stats in helper_stats.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            result.stats.add(&stats);
         }
+        result.stats.elapsed = elapsed;
         result
-    })
+    }
 }

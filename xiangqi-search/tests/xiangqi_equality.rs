@@ -213,7 +213,14 @@ fn dynamic_compositions_visit_the_nodes_of_the_fixed_ones() {
 /// The transposition table added to a textbook search keeps its score at a fixed depth and saves nodes.
 #[test]
 fn a_table_added_to_a_textbook_search_keeps_the_score_and_saves_nodes() {
-    for (plain, with_tt) in [("pvs", "pvs+tt"), ("negamax-ab", "negamax-ab+tt"), ("pvs+qs+order", "pvs+qs+order+tt")] {
+    for (plain, with_tt) in [
+        ("pvs", "pvs+tt"),
+        ("negamax-ab", "negamax-ab+tt"),
+        ("pvs+qs+order", "pvs+qs+order+tt"),
+        ("alphabeta", "alphabeta+tt"),
+        ("alphabeta-hard+order", "alphabeta-hard+order+tt"),
+        ("minimax", "minimax+tt"),
+    ] {
         let (mut plain_nodes, mut tt_nodes) = (0, 0);
         for pos in positions().iter().take(12) {
             let a = plain.parse::<VariantSpec>().unwrap().run(pos.clone(), TestEval, &Limits::depth(4));
@@ -261,4 +268,34 @@ fn every_addition_can_be_added_alone_and_taken_away_alone() {
             assert!(pos.is_legal(best), "{v}");
         }
     }
+}
+
+/// A pool's threads serve search after search: the main search runs on the same thread each time, and a search
+/// on a kept pool visits the nodes of a search on new threads (one thread: reproducible counts).
+#[test]
+fn a_search_pool_keeps_its_threads_and_its_node_counts() {
+    use std::sync::{Arc, Mutex};
+    use xiangqi_search::{search_smp, SearchPool, TranspositionTable};
+    let spec: VariantSpec = "engine".parse().unwrap();
+    let pool = SearchPool::new(1).unwrap();
+    let threads = Mutex::new(Vec::new());
+    for pos in positions().iter().take(3) {
+        let fresh =
+            search_smp(&spec, pos, |_| TestEval, &Limits::depth(5), Arc::new(TranspositionTable::new(1)), 1, |_| {});
+        let kept = pool.search(
+            &spec,
+            pos,
+            |_| TestEval,
+            &Limits::depth(5),
+            Arc::new(TranspositionTable::new(1)),
+            None,
+            |_| {
+                threads.lock().unwrap().push(std::thread::current().id());
+            },
+        );
+        assert_eq!((kept.stats.nodes(), kept.score, kept.pv), (fresh.stats.nodes(), fresh.score, fresh.pv));
+    }
+    let threads = threads.into_inner().unwrap();
+    assert!(threads.len() >= 3 && threads.iter().all(|&t| t == threads[0]), "{threads:?}");
+    assert_ne!(threads[0], std::thread::current().id());
 }
