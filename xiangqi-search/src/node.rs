@@ -19,12 +19,18 @@ use smallvec::SmallVec;
 
 impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
     #[inline(always)]
-    fn cutoff(&mut self, index: usize, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
+    fn cutoff(&mut self, index: usize, m: G::Move, depth: i32, ply: usize, tried: &[G::Move], rest: &mut NodeMoves<G>) {
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
         }
         V::Order::on_cutoff(&mut self.order, &self.game, m, depth, ply, tried);
+        // Observers hear of the moves the cutoff left unsearched (nothing for ordinary searches).
+        if W::ACTIVE {
+            while let Some(rest) = self.next_move(rest, ply) {
+                self.observer.pruned(ply, rest);
+            }
+        }
     }
 
     #[inline(always)]
@@ -66,14 +72,11 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         };
         // Hook: node pruning before the moves, from the static evaluation (reverse futility, razoring), then the
         // null move.
-        let static_eval = match self.prune_hook(depth, alpha, beta, ply, pv_node, in_check, tt_eval) {
+        let node = NullNode { depth, beta, ply, null_ok, pv_node, static_eval: -INFINITY };
+        let static_eval = match self.prune_hook(node, alpha, in_check, tt_eval) {
             Ok(eval) => eval,
-            Err(score) => return self.leave(ply, score, Exit::Pruned),
+            Err((score, exit)) => return self.leave(ply, score, exit),
         };
-        let node = NullNode { depth, beta, ply, null_ok, pv_node, static_eval };
-        if let Some(score) = V::Null::try_null(self, node) {
-            return self.leave(ply, score, Exit::NullCutoff);
-        }
         // The moves. With an ordering that puts it first, the hash move is tried before any move is generated.
         let mut moves = NodeMoves::new(hash_move);
         let prune = V::Form::prune(&self.options.parts);
@@ -90,9 +93,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 i += 1;
                 continue;
             }
-            if depth > 1 {
-                self.prefetch_child(m);
-            }
+            self.prefetch_child(m, depth);
             self.make(m);
             // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
             let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node);
@@ -113,9 +114,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 alpha = alpha.max(score);
                 if alpha >= beta {
                     // Hook: the cutoff teaches the ordering.
-                    self.cutoff(i, m, depth, ply, &quiets_tried);
+                    self.cutoff(i, m, depth, ply, &quiets_tried, &mut moves);
                     exit = Exit::BetaCutoff;
-                    self.observe_pruned(&mut moves, ply);
                     break;
                 }
             }
@@ -128,9 +128,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             let score = self.game.no_moves_score(ply);
             return self.leave(ply, score, Exit::NoMoves);
         }
-        let result = if prune && !V::Form::fail_soft(&self.options.parts) { best.clamp(alpha0, beta) } else { best };
-        // Hook: the transposition table's store.
-        self.store_hook(key, depth, ply, result, alpha0, beta, best_move, static_eval);
+        // Hook: the node's value (the window's bound when it fails hard), stored in the transposition table.
+        let result = self.store_hook(key, depth, ply, best, alpha0, beta, best_move, static_eval);
         self.leave(ply, result, exit)
     }
 
@@ -183,20 +182,34 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         Ok((hit.mv, Some(hit.eval)))
     }
 
-    /// The static evaluation the engine's pruning needs (`-INFINITY` without it, or in check), or `Err(score)` when
-    /// reverse futility or razoring cuts the node off.
+    /// The static evaluation the engine's pruning needs (`-INFINITY` without it, or in check), or `Err` with the
+    /// value and the reason when reverse futility, razoring or the null move cuts the node off.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn prune_hook(
         &mut self,
-        depth: i32,
+        mut node: NullNode,
         alpha: Score,
-        beta: Score,
-        ply: usize,
-        pv_node: bool,
+        in_check: bool,
+        tt_eval: Option<Score>,
+    ) -> Result<Score, (Score, Exit)> {
+        node.static_eval = self.static_prune(node, alpha, in_check, tt_eval).map_err(|score| (score, Exit::Pruned))?;
+        match V::Null::try_null(self, node) {
+            Some(score) => Err((score, Exit::NullCutoff)),
+            None => Ok(node.static_eval),
+        }
+    }
+
+    /// The static evaluation (`-INFINITY` without the engine's additions, or in check), or `Err(score)` when
+    /// reverse futility or razoring cuts the node off.
+    #[inline(always)]
+    fn static_prune(
+        &mut self,
+        node: NullNode,
+        alpha: Score,
         in_check: bool,
         tt_eval: Option<Score>,
     ) -> Result<Score, Score> {
+        let NullNode { depth, beta, ply, pv_node, .. } = node;
         if !V::Extras::ENABLED || in_check {
             return Ok(-INFINITY);
         }
@@ -257,16 +270,6 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         }
     }
 
-    /// Tells the observer about the moves a cutoff left unsearched (nothing for ordinary searches).
-    #[inline(always)]
-    fn observe_pruned(&mut self, moves: &mut NodeMoves<G>, ply: usize) {
-        if W::ACTIVE {
-            while let Some(rest) = self.next_move(moves, ply) {
-                self.observer.pruned(ply, rest);
-            }
-        }
-    }
-
     /// Stores the node's result. A root that may not play every move (MultiPV's later lines, searchmoves) has no
     /// score of its own.
     #[inline(always)]
@@ -276,18 +279,21 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
         key: u64,
         depth: i32,
         ply: usize,
-        result: Score,
+        best: Score,
         alpha0: Score,
         beta: Score,
         best_move: Option<G::Move>,
         static_eval: Score,
-    ) {
-        let Some(tt) = self.tt_enabled() else { return };
+    ) -> Score {
+        let parts = &self.options.parts;
+        let result = if V::Form::prune(parts) && !V::Form::fail_soft(parts) { best.clamp(alpha0, beta) } else { best };
+        let Some(tt) = self.tt_enabled() else { return result };
         if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
             let mv = best_move.map_or(0, G::encode_move);
             let eval = if static_eval > -INFINITY { static_eval } else { 0 };
             tt.store(key, ply, mv, result, eval, depth, Table::bound(result, alpha0, beta));
         }
+        result
     }
 
     /// The two-sided node: scores from the first player's view; MAX nodes raise alpha, MIN nodes lower beta.
@@ -312,7 +318,6 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             Err(score) => return sign * self.leave(ply, score, Exit::TableHit),
         };
         let mut moves = NodeMoves::new(hash_move);
-        let (alpha0, beta0) = (alpha, beta);
         let mut best = if max { -INFINITY } else { INFINITY };
         let mut best_move = None;
         let mut exit = Exit::Value;
@@ -341,13 +346,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                     beta = beta.min(score);
                 }
                 if alpha >= beta {
-                    self.cutoff(i, m, depth, ply, &[]);
+                    self.cutoff(i, m, depth, ply, &[], &mut moves);
                     exit = Exit::BetaCutoff;
-                    if W::ACTIVE {
-                        while let Some(rest) = self.next_move(&mut moves, ply) {
-                            self.observer.pruned(ply, rest);
-                        }
-                    }
                     break;
                 }
             }
@@ -358,10 +358,8 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
             return sign * self.leave(ply, score, Exit::NoMoves);
         }
         // Fail-hard forms return the window's bound when the value falls outside it.
-        let parts = &self.options.parts;
-        let best = if V::Form::prune(parts) && !V::Form::fail_soft(parts) { best.clamp(alpha0, beta0) } else { best };
-        self.store_hook(key, depth, ply, sign * best, own_alpha, own_beta, best_move, -INFINITY);
-        sign * self.leave(ply, sign * best, exit)
+        let own = self.store_hook(key, depth, ply, sign * best, own_alpha, own_beta, best_move, -INFINITY);
+        sign * self.leave(ply, own, exit)
     }
 }
 

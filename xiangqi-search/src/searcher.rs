@@ -328,9 +328,13 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
     }
 
     /// Starts loading the table entry of the position `m` leads to, which the child node probes first thing:
-    /// called before the move is made, so that the load overlaps making it.
+    /// called before the move is made, so that the load overlaps making it. Not above a leaf (`depth` 1), whose
+    /// child does not probe.
     #[inline(always)]
-    pub(crate) fn prefetch_child(&self, m: G::Move) {
+    pub(crate) fn prefetch_child(&self, m: G::Move, depth: i32) {
+        if depth <= 1 {
+            return;
+        }
         if let (Some(tt), Some(key)) = (self.tt_enabled(), self.game.hash_after(m)) {
             tt.prefetch(key);
         }
