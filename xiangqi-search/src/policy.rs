@@ -31,6 +31,11 @@ pub trait Form: 'static {
     fn prune(parts: &Parts) -> bool;
     /// Fail-soft: return the best score found even outside the window. Fail-hard clamps to `[alpha, beta]`.
     fn fail_soft(parts: &Parts) -> bool;
+    /// Two-sided whatever the [`Parts`] say (a form fixed at compile time): [`Variant::CHECK`] refuses the
+    /// negamax node's techniques with it.
+    const FIXED_TWO_SIDED: bool = false;
+    /// Without a window whatever the [`Parts`] say: [`Variant::CHECK`] refuses the techniques that need one.
+    const FIXED_NO_WINDOW: bool = false;
 }
 
 macro_rules! form {
@@ -40,6 +45,8 @@ macro_rules! form {
         pub struct $name;
         impl Form for $name {
             const NAME: &'static str = $label;
+            const FIXED_TWO_SIDED: bool = $two;
+            const FIXED_NO_WINDOW: bool = !$prune;
             #[inline(always)]
             fn two_sided(_: &Parts) -> bool {
                 $two
@@ -300,6 +307,9 @@ pub trait NullPolicy: 'static {
     const NAME: &'static str;
     /// `Some(score)` when the node is cut off without searching its moves.
     fn try_null<S: Search>(s: &mut S, node: NullNode) -> Option<Score>;
+    /// Passes the turn and searches a zero window from the side to move's view: a negamax node's technique, that
+    /// needs a window ([`Variant::CHECK`]).
+    const NEGAMAX_WINDOW: bool = false;
 }
 
 /// No null move.
@@ -322,6 +332,7 @@ pub struct NullMove<const R: i32 = 3>;
 
 impl<const R: i32> NullPolicy for NullMove<R> {
     const NAME: &'static str = "nmp";
+    const NEGAMAX_WINDOW: bool = true;
     #[inline(always)]
     fn try_null<S: Search>(s: &mut S, n: NullNode) -> Option<Score> {
         if n.depth < R + 1 {
@@ -396,6 +407,7 @@ pub const NULL_VERIFY_DEPTH: i32 = 10;
 
 impl NullPolicy for VerifiedNullMove {
     const NAME: &'static str = "nmp";
+    const NEGAMAX_WINDOW: bool = true;
     #[inline(always)]
     fn try_null<S: Search>(s: &mut S, n: NullNode) -> Option<Score> {
         if n.pv_node || n.depth < 2 || n.static_eval < n.beta || n.beta.abs() >= MATE_BOUND {
@@ -444,6 +456,9 @@ pub trait ChildPolicy: 'static {
     const NAME: &'static str;
     /// Searches the child `c` (already made on the board).
     fn search_child<S: Search>(s: &mut S, c: ChildNode) -> Score;
+    /// Searches zero windows from the side to move's view: a negamax node's technique, that needs a window
+    /// ([`Variant::CHECK`]).
+    const NEGAMAX_WINDOW: bool = false;
 }
 
 /// The reduced zero-window probe of a late move: `Some(score)` when it fails low, so the full search is skipped.
@@ -486,6 +501,7 @@ pub struct PrincipalVariation;
 
 impl ChildPolicy for PrincipalVariation {
     const NAME: &'static str = "pvs";
+    const NEGAMAX_WINDOW: bool = true;
     #[inline(always)]
     fn search_child<S: Search>(s: &mut S, c: ChildNode) -> Score {
         let (depth, alpha, beta, child) = (c.depth - 1, c.alpha, c.beta, c.ply + 1);
@@ -791,6 +807,30 @@ pub trait Variant: 'static {
     type Order: OrderPolicy;
     /// The playing engine's additions (transposition table, selectivity, game rules), or none.
     type Extras: Extras;
+
+    /// Refuses, when a [`crate::Searcher`] of the variant is compiled, what the types already show makes no sense:
+    /// the null move or PVS (a pass and zero windows from the side to move's view) on a two-sided form or on a form
+    /// without a window. The text parser ([`crate::VariantSpec`]) refuses the same at run time.
+    ///
+    /// ```compile_fail
+    /// use xiangqi_core::Position;
+    /// use xiangqi_search::{AlphaBetaForm, Compose, Evaluator, NullMove, Score, Searcher, StaticLeaf};
+    /// struct Zero;
+    /// impl Evaluator<Position> for Zero {
+    ///     fn evaluate(&mut self, _: &Position) -> Score { 0 }
+    /// }
+    /// // error[E0080]: the null move needs the negamax node and a window
+    /// let s = Searcher::<_, _, Compose<AlphaBetaForm, StaticLeaf, NullMove>>::new(Position::startpos(), Zero);
+    /// ```
+    const CHECK: () = {
+        let negamax_technique =
+            <Self::Null as NullPolicy>::NEGAMAX_WINDOW || <Self::Child as ChildPolicy>::NEGAMAX_WINDOW;
+        let form = <Self::Form as Form>::FIXED_TWO_SIDED || <Self::Form as Form>::FIXED_NO_WINDOW;
+        assert!(
+            !(negamax_technique && form),
+            "the null move and PVS need the negamax node and a window: use NegamaxAbSoftForm or NegamaxAbHardForm"
+        );
+    };
 
     /// The variant's name, such as `negamax-ab+pvs+qs`.
     fn name() -> String {

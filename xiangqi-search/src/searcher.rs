@@ -48,6 +48,9 @@ pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silen
 impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
     /// A searcher for `game` with `eval`. All tables are allocated here, none during the search.
     pub fn new(game: G, eval: E) -> Self {
+        // What the policy types show makes no sense fails to compile (see `Variant::CHECK`).
+        #[allow(clippy::let_unit_value)]
+        let () = V::CHECK;
         Searcher {
             game,
             eval,
