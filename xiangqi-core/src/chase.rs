@@ -1,9 +1,11 @@
 //! Chases: which enemy pieces a side threatens in a way the Asian (AXF/WXF) repetition rules forbid to repeat.
 //!
 //! A *chase* is an attack that threatens to win material: a legal capture of an enemy piece that the enemy cannot
-//! answer with a legal recapture, or an attack on a stronger piece whatever its protection. [`chased`] lists the
-//! pieces a side chases in a position; the repetition judge in [`crate::rules`] intersects these sets over a cycle
-//! to find a perpetual chase. The definition is the one of Pikafish's `Position::chased()`, restated here:
+//! answer with a legal recapture, or an attack on a stronger piece whatever its protection. [`attacks`] lists a
+//! side's capture threats in a position, each marked chase or not, and [`chased`] the pieces it chases; the
+//! repetition judge in [`crate::rules`] compares the threats before and after each move of a cycle (only a new
+//! attack chases) and intersects the newly chased pieces to find a perpetual chase. The definition is the one of
+//! Pikafish's `Position::chased()`, restated here:
 //!
 //! - **Attackers**: every piece except the king and the soldiers (AXF rules 28 and 29: kings and soldiers may chase
 //!   perpetually).
@@ -22,7 +24,7 @@
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::{piece_reach, Position};
-use crate::types::{Color, PieceKind};
+use crate::types::{Color, PieceKind, Square};
 
 /// Enemy pieces that may be chased by `by`: all but the king and the soldiers still on their own side of the river.
 fn chaseable(pos: &Position, by: Color) -> Bitboard {
@@ -45,6 +47,23 @@ fn legal_for(pos: &mut Position, side: Color, m: Move) -> bool {
     legal
 }
 
+/// One capture threat of a side: a legal capture by a piece that may chase (not the king, not a soldier) of an enemy
+/// piece that may be chased (not the king, not a soldier on its own side of the river).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attack {
+    /// Where the attacker stands.
+    pub from: Square,
+    /// Where the attacked piece stands.
+    pub to: Square,
+    /// Whether the attack is a chase (see the [module documentation](self)): an attack on a stronger piece, or on
+    /// an unprotected one that is not an offer to exchange.
+    pub chase: bool,
+    /// A chase only because the victim's protectors cannot legally recapture (a pinned protector, a king that
+    /// would step into an attack: a "fake root"). Pins change from move to move, so such a chase is new whenever
+    /// the protection was real before the move, even if the attack itself was there.
+    pub fake_root: bool,
+}
+
 /// The enemy pieces that `by` chases in this position, as the squares they stand on. See the [module
 /// documentation](self) for the definition. `by` need not be the side to move: the position is temporarily handed to
 /// `by` with a null move and restored before returning.
@@ -59,26 +78,33 @@ fn legal_for(pos: &mut Position, side: Color, m: Move) -> bool {
 /// assert!(chased(&mut pos, Color::Black).is_empty());
 /// ```
 pub fn chased(pos: &mut Position, by: Color) -> Bitboard {
+    attacks(pos, by).iter().filter(|a| a.chase).fold(Bitboard::EMPTY, |acc, a| acc.with(a.to))
+}
+
+/// Every capture threat of `by` that the chase rules look at ([`Attack`]), chases or not. The repetition judge
+/// compares them before and after each move: only a new attack (or a protection newly made fake by a pin) chases.
+/// `by` need not be the side to move (see [`chased`]).
+pub fn attacks(pos: &mut Position, by: Color) -> Vec<Attack> {
     if pos.turn() != by {
         pos.make_null_move();
-        let c = chased_to_move(pos);
+        let c = attacks_to_move(pos);
         pos.unmake_move();
         c
     } else {
-        chased_to_move(pos)
+        attacks_to_move(pos)
     }
 }
 
-/// [`chased`] for the side to move.
-fn chased_to_move(pos: &mut Position) -> Bitboard {
+/// [`attacks`] for the side to move.
+fn attacks_to_move(pos: &mut Position) -> Vec<Attack> {
     let us = pos.turn();
     let them = !us;
     let victims = chaseable(pos, us);
     let attackers = pos.color_bb(us) & !pos.pieces(us, PieceKind::King) & !pos.pieces(us, PieceKind::Soldier);
-    let mut chased = Bitboard::EMPTY;
+    let mut out = Vec::new();
     for from in attackers {
         let Some(attacker) = pos.piece_at(from) else { continue };
-        let targets = piece_reach(attacker, from, pos.occupancy()).capture & victims & !chased;
+        let targets = piece_reach(attacker, from, pos.occupancy()).capture & victims;
         for to in targets {
             let Some(victim) = pos.piece_at(to) else { continue };
             let m = Move::new(from, to);
@@ -92,35 +118,45 @@ fn chased_to_move(pos: &mut Position) -> Bitboard {
                 }
                 _ => false,
             };
-            if stronger {
-                chased = chased.with(to);
-                continue;
-            }
-            if is_protected_after_capture(pos, m, them) {
-                continue;
-            }
-            if attacker.kind == victim.kind && legal_for(pos, them, Move::new(to, from)) {
-                // The victim can take the attacker back: an offer to exchange, not a chase.
-                continue;
-            }
-            chased = chased.with(to);
+            let (chase, fake_root) = if stronger {
+                (true, false)
+            } else {
+                match protection_after_capture(pos, m, them) {
+                    Protection::Real => (false, false),
+                    // The victim can take the attacker back: an offer to exchange, not a chase.
+                    _ if attacker.kind == victim.kind && legal_for(pos, them, Move::new(to, from)) => (false, false),
+                    Protection::Fake => (true, true),
+                    Protection::None => (true, false),
+                }
+            };
+            out.push(Attack { from, to, chase, fake_root });
         }
     }
-    chased
+    out
+}
+
+/// How a captured piece's point is protected.
+enum Protection {
+    /// A legal recapture.
+    Real,
+    /// Pieces aim at the point, but none can legally recapture.
+    Fake,
+    /// Nothing aims at the point.
+    None,
 }
 
 /// Whether, after the side to move plays the capture `m`, `defender` can legally recapture on its destination.
-fn is_protected_after_capture(pos: &mut Position, m: Move, defender: Color) -> bool {
+fn protection_after_capture(pos: &mut Position, m: Move, defender: Color) -> Protection {
     let to = m.to();
     pos.make_move(m);
     let recapturers = pos.attackers_to(to, defender, Bitboard::FULL, pos.occupancy());
-    let mut protected = false;
-    for s in recapturers {
-        if pos.is_legal(Move::new(s, to)) {
-            protected = true;
-            break;
-        }
-    }
+    let protection = if recapturers.is_empty() {
+        Protection::None
+    } else if Iterator::any(&mut recapturers.into_iter(), |s| pos.is_legal(Move::new(s, to))) {
+        Protection::Real
+    } else {
+        Protection::Fake
+    };
     pos.unmake_move();
-    protected
+    protection
 }

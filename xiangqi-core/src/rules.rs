@@ -17,13 +17,18 @@
 //! over all the moves since the first one, as Pikafish does at the root. Each side's moves in the cycle are judged:
 //!
 //! - **Perpetual check**: every move of the side gives check (AXF rule 6, with one or several pieces).
-//! - **Perpetual chase**: no move of the side gives check, and some enemy piece is *newly* chased by every move of
-//!   the side: chased (see [`crate::chase`]) after the move and not before it. The chasers may differ from move to
-//!   move (two pieces chasing one piece is a chase), the victim may not: chasing different pieces in turn is allowed
-//!   (AXF rule 32; the intersection of the sets of newly chased pieces is empty). A victim is followed through the
-//!   cycle as a piece, not as a square. An attack that exists before the move and after it is not a new chase, so a
-//!   side whose victim stays put and is attacked all along (AXF "non-perpetual chase" example) is not chasing.
-//! - A side whose moves mix checks and other moves violates nothing: "one check, one chase" and "one check, one
+//! - **Perpetual chase**: some enemy piece is *newly* chased by every move of the side. A move newly chases a
+//!   piece when, after it, an attack of the side's on that piece is a chase (see [`crate::chase`]) and that
+//!   attack is new: the moved piece's own, or one it uncovered, or one that met a real protection before the move
+//!   and a fake one after it (the move pinned the protector: "fake root"). An attack that was already there is no
+//!   new chase, even when the move cut a protector's line, and a chariot that slides along the line of its attack
+//!   keeps the same attack. The chasers may differ from move to move (two pieces chasing one piece is a chase), the
+//!   victim may not: chasing different pieces in turn is allowed (AXF rule 32; the intersection of the sets of
+//!   newly chased pieces is empty). A victim is followed through the cycle as a piece, not as a square. A move that
+//!   gives check is judged like any other: it keeps a chase going when it also newly attacks the victim (a
+//!   discovered check that uncovers an attack on it), and breaks it when it does not.
+//! - A side whose moves mix checks and other moves violates nothing unless every move also newly chases the same
+//!   piece: "one check, one chase" (of different pieces, or with a check that attacks nothing) and "one check, one
 //!   idle" are allowed (AXF rule 18, diagrams 37 and 38; rule 8 for the side answering checks with a check).
 //!
 //! The verdict, in this order:
@@ -51,17 +56,17 @@
 //!
 //! - Threats to mate are not chases (AXF rule 9 agrees: perpetual threat of mate is a draw); only direct capture
 //!   threats count.
-//! - "Newly chased by every move" (the exact difference of the chase sets before and after each move) stands for
-//!   the rulings' "the chased piece tries to escape"; a protector cut off or a screen added counts as a chase when it
-//!   makes an attack newly real (AXF appendix example).
+//! - "Newly chased by every move" stands for the rulings' "the chased piece tries to escape": as in Pikafish and
+//!   Fairy-Stockfish, only a new attack chases, and a protection turned fake by a new pin counts as a new attack
+//!   (the test suite `xiangqi-core/tests/engine_rule_suite.rs` holds Fairy-Stockfish's repetition cases).
 //! - Advisors and elephants attacking a chariot, horse or cannon chase it even if it is protected.
 //! - The cycle is the span from the first occurrence of the position to the current one (for a third occurrence,
 //!   both loops); a repetition is only looked for since the last capture (and, in a search, the last null move).
 //!
 //! One deliberate difference from Pikafish, to follow the WXF rulings: Pikafish calls any cycle with a check in it a
-//! draw unless one side checks perpetually. Here a side that mixes checks and other moves is merely not violating,
-//! and the other side can still lose by perpetual chase (AXF rule 18, diagrams 37 and 38, where the chasing rook
-//! loses against "one check, one chase"). A checking move chases nothing (it is a check, not a chase).
+//! draw unless one side checks perpetually. Here a side that mixes checks and other moves violates nothing unless
+//! each of its moves, checks included, newly chases the same piece, and the other side can still lose by perpetual
+//! chase (AXF rule 18, diagrams 37 and 38, where the chasing rook loses against "one check, one chase").
 //!
 //! ## In a search
 //!
@@ -99,7 +104,7 @@
 //! ```
 
 use crate::bitboard::Bitboard;
-use crate::chase::chased;
+use crate::chase::attacks;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, PieceKind, Square};
@@ -291,7 +296,8 @@ pub enum Violation {
     None,
     /// Every move gave check.
     PerpetualCheck,
-    /// Every move newly chased the same enemy piece, and none gave check.
+    /// Every move newly chased the same enemy piece (checks that also chased it included), and not every move gave
+    /// check.
     PerpetualChase,
 }
 
@@ -546,28 +552,43 @@ fn analyse_cycle(pos: &mut Position, plies: usize, occurrences: usize) -> Cycle 
     for sq in pos.occupied() {
         origin[sq.index()] = sq.index() as u8;
     }
-    let ids = |bb: Bitboard, origin: &[u8; 90]| -> Bitboard {
-        bb.into_iter()
-            .filter_map(|sq| Square::from_index(origin[sq.index()] as usize))
-            .fold(Bitboard::EMPTY, |acc, s| acc.with(s))
+    // A side's capture threats as (attacker, victim) pairs of pieces, each named by its point at the cycle's start.
+    let pairs = |pos: &mut Position, by: Color, origin: &[u8; 90]| -> Vec<(u8, u8, bool, bool)> {
+        attacks(pos, by)
+            .into_iter()
+            .map(|a| (origin[a.from.index()], origin[a.to.index()], a.chase, a.fake_root))
+            .collect()
     };
     let mut candidates = [Bitboard::FULL, Bitboard::FULL];
     for d in (1..=plies).rev() {
         let m = moves[d - 1];
         let mover = pos.turn();
         let c = mover.index();
-        let gives_check = in_check[d - 1];
-        let analyse = examine[c] && candidates[c].any() && !gives_check;
-        if gives_check {
-            candidates[c] = Bitboard::EMPTY;
-        }
-        let before = if analyse { ids(chased(pos, mover), &origin) } else { Bitboard::EMPTY };
+        // A move that gives check is judged as a chase too: it counts as one when it also newly chases the
+        // victim (a discovered check that uncovers an attack, say), and breaks the chase when it does not.
+        let analyse = examine[c] && candidates[c].any();
+        let before = if analyse { pairs(pos, mover, &origin) } else { Vec::new() };
         pos.make_move(m);
         origin[m.to().index()] = origin[m.from().index()];
         origin[m.from().index()] = NONE;
         if analyse {
-            let after = ids(chased(pos, mover), &origin);
-            candidates[c] &= after & !before;
+            // Newly chased: a chase by an attack the move created (the moved piece's, or one it uncovered), or by
+            // an attack that was there but met a real protection the move made fake (by pinning the protector).
+            // An attack that was there before is no new chase because the move cut a protector's line.
+            let mut new = Bitboard::EMPTY;
+            for (from, to, chase, fake_root) in pairs(pos, mover, &origin) {
+                let earlier = before.iter().find(|b| b.0 == from && b.1 == to);
+                let fresh = match earlier {
+                    None => true,
+                    Some(&(_, _, was_chase, _)) => fake_root && !was_chase,
+                };
+                if chase && fresh {
+                    if let Some(sq) = Square::from_index(to as usize) {
+                        new = new.with(sq);
+                    }
+                }
+            }
+            candidates[c] &= new;
         }
     }
     let mut violations = [Violation::None; 2];
