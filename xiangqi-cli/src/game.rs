@@ -8,7 +8,7 @@ use crate::CmdResult;
 use serde_json::json;
 use std::io::Write;
 use xiangqi_core::rules::{JudgeOptions, Reason, Violation};
-use xiangqi_core::{Color, Game, GameResult};
+use xiangqi_core::{Color, Game, GameResult, Position, Validation};
 
 /// Arguments of `xiangqi game`.
 #[derive(clap::Args)]
@@ -25,6 +25,10 @@ pub struct GameArgs {
     /// Do not adjudicate a draw for insufficient material.
     #[arg(long)]
     pub no_material_draw: bool,
+    /// Load a start position the strict rules refuse but rule books and studies use: a soldier on a point it can
+    /// never reach, more pieces of a kind than a side starts with (kings, the river and check are still checked).
+    #[arg(long)]
+    pub lenient: bool,
 }
 
 /// What the replay found.
@@ -35,7 +39,11 @@ struct Outcome {
 }
 
 fn replay(args: &GameArgs) -> Result<Outcome, Box<dyn std::error::Error>> {
-    let start = crate::parse_fen(&args.fen)?;
+    let validation = if args.lenient { Validation::Lenient } else { Validation::Strict };
+    let start = Position::from_fen_with(&args.fen, validation).map_err(|e| {
+        let hint = if args.lenient { "" } else { " (--lenient loads the setups of rule books and studies)" };
+        format!("{e}{hint}")
+    })?;
     let mut game = Game::with_options(&start, JudgeOptions { material_draw: !args.no_material_draw });
     let moves: Vec<&str> = args.moves.split_whitespace().collect();
     for (i, text) in moves.iter().enumerate() {
@@ -141,7 +149,7 @@ mod tests {
     use super::*;
 
     fn args(fen: &str, moves: &str) -> GameArgs {
-        GameArgs { fen: fen.to_string(), moves: moves.to_string(), json: true, no_material_draw: false }
+        GameArgs { fen: fen.to_string(), moves: moves.to_string(), json: true, no_material_draw: false, lenient: false }
     }
 
     #[test]

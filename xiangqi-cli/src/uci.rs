@@ -48,7 +48,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use xiangqi_core::{Color, Move, Position};
+use xiangqi_core::{Color, Move, Position, Validation};
 use xiangqi_search::tt::Bound;
 use xiangqi_search::{
     Game, Limits, Score, SearchMemory, SearchPool, SearchResult, Signals, TranspositionTable, VariantSpec, MATE,
@@ -99,6 +99,8 @@ pub struct Settings {
     pub variant: VariantSpec,
     /// The variant's text, as given.
     pub variant_text: String,
+    /// How `position fen` checks its FEN (option `Lenient`: load the setups of rule books and studies).
+    pub validation: Validation,
 }
 
 impl Default for Settings {
@@ -110,6 +112,7 @@ impl Default for Settings {
             move_overhead: Duration::from_millis(10),
             variant: DEFAULT_VARIANT.parse().expect("the default variant parses"),
             variant_text: DEFAULT_VARIANT.to_owned(),
+            validation: Validation::Strict,
         }
     }
 }
@@ -494,6 +497,7 @@ impl Uci {
         self.out.line("option name Clear Hash type button");
         self.out.line("option name Move Overhead type spin default 10 min 0 max 5000");
         self.out.line("option name Ponder type check default false");
+        self.out.line("option name Lenient type check default false");
         self.out.line(&format!("option name Variant type string default {DEFAULT_VARIANT}"));
         self.out.line("uciok");
     }
@@ -531,6 +535,13 @@ impl Uci {
                 Ok(())
             }
             // Pondering is the GUI's choice (`go ponder`); the option only tells the GUI that the engine can.
+            "lenient" => match value {
+                Some("true") => Ok(Validation::Lenient),
+                Some("false") => Ok(Validation::Strict),
+                Some(v) => Err(format!("option Lenient: {:?} is not true or false", clip(v, 40))),
+                None => Err("option Lenient needs a value".to_owned()),
+            }
+            .map(|v| self.settings.validation = v),
             "ponder" => match value {
                 Some("true" | "false") => Ok(()),
                 Some(v) => Err(format!("option Ponder: {:?} is not true or false", clip(v, 40))),
@@ -554,7 +565,7 @@ impl Uci {
 
     /// `position startpos|fen <fen> [moves m1 m2 ...]`: builds the new position completely before replacing the old.
     fn set_position(&mut self, words: &[&str]) {
-        match parse_position(words) {
+        match parse_position_with(words, self.settings.validation) {
             Ok(pos) => {
                 if self.running.is_some() {
                     self.out.error("position ignored during a search (send stop first)");
@@ -947,14 +958,19 @@ fn report_ucci(out: &Output, r: &SearchResult<Move>, sig: &Signals, start: Insta
     out.line(&format!("info time {} nodes {nodes}", start.elapsed().as_millis()));
 }
 
-/// Parses the words after `position`.
+/// Parses the words after `position`, checking a FEN strictly.
 pub fn parse_position(words: &[&str]) -> Result<Position, String> {
+    parse_position_with(words, Validation::Strict)
+}
+
+/// Parses the words after `position`, checking a FEN as `validation` asks.
+pub fn parse_position_with(words: &[&str], validation: Validation) -> Result<Position, String> {
     let (mut pos, rest) = match words.first() {
         Some(&"startpos") => (Position::startpos(), &words[1..]),
         Some(&"fen") => {
             let end = words.iter().position(|&w| w == "moves").unwrap_or(words.len());
             let fen = words[1..end].join(" ");
-            let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+            let pos = Position::from_fen_with(&fen, validation).map_err(|e| format!("bad FEN: {e}"))?;
             (pos, &words[end..])
         }
         _ => return Err("position needs startpos or fen <fen>".to_owned()),
@@ -1181,6 +1197,19 @@ mod tests {
         assert_eq!(uci_score(MATE - 1), "mate 1");
         assert_eq!(uci_score(MATE - 4), "mate 2");
         assert_eq!(uci_score(-MATE + 2), "mate -1");
+    }
+
+    #[test]
+    fn a_rule_book_setup_loads_when_lenient() {
+        let fen = "position fen 4k4/9/9/9/9/9/9/9/9/3KP4 w";
+        let lines = |input: &[&str]| session(&input.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let strict = lines(&[fen, "d"]);
+        assert!(strict.iter().any(|l| l.starts_with("info string error: bad FEN")), "{strict:?}");
+        let lenient = lines(&["setoption name Lenient value true", fen, "d"]);
+        assert!(!lenient.iter().any(|l| l.contains("error")), "{lenient:?}");
+        assert!(lenient.iter().any(|l| l.contains("3KP4")), "{lenient:?}");
+        let bad = lines(&["setoption name Lenient value maybe"]);
+        assert!(bad[0].contains("not true or false"), "{bad:?}");
     }
 
     #[test]

@@ -327,3 +327,17 @@ fn the_commands_take_every_technique() {
     assert_eq!(rows[0]["score"], rows[1]["score"]);
     assert!(rows[1]["nodes"].as_u64() < rows[0]["nodes"].as_u64(), "{}", v);
 }
+
+/// A rule book's setup (a soldier on a point it can never reach) is refused by default with a hint, and loads with
+/// `--lenient`.
+#[test]
+fn game_loads_a_rule_book_setup_when_lenient() {
+    let fen = "4k4/9/9/9/9/9/9/9/9/3KP4 w";
+    let o = xiangqi(&["game", "--fen", fen, "--moves", "d0d1"], None);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--lenient"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = xiangqi(&["game", "--fen", fen, "--moves", "d0d1", "--lenient", "--json"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["result"], "ongoing");
+}

@@ -200,7 +200,21 @@ impl Position {
     /// assert!(Position::from_fen("rnbakabnr/9 w").is_err());
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, Error> {
-        Ok(Position::from_setup(&Setup::from_fen(fen)?, Validation::Strict)?)
+        Position::from_fen_with(fen, Validation::Strict)
+    }
+
+    /// Parses a FEN and checks the position as `validation` asks: [`Validation::Lenient`] loads the setups of
+    /// rule books and studies (a soldier on a point it could never reach, extra pieces).
+    ///
+    /// ```
+    /// use xiangqi_core::{Position, Validation};
+    /// // A red soldier on its own back rank, as a rule book's diagram may have it.
+    /// let fen = "4k4/9/9/9/9/9/9/9/9/3KP4 w";
+    /// assert!(Position::from_fen(fen).is_err());
+    /// assert!(Position::from_fen_with(fen, Validation::Lenient).is_ok());
+    /// ```
+    pub fn from_fen_with(fen: &str, validation: Validation) -> Result<Position, Error> {
+        Ok(Position::from_setup(&Setup::from_fen(fen)?, validation)?)
     }
 
     /// Builds a position from a setup, checking it as `validation` asks.
