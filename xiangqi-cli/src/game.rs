@@ -41,7 +41,13 @@ struct Outcome {
 fn replay(args: &GameArgs) -> Result<Outcome, Box<dyn std::error::Error>> {
     let validation = if args.lenient { Validation::Lenient } else { Validation::Strict };
     let start = Position::from_fen_with(&args.fen, validation).map_err(|e| {
-        let hint = if args.lenient { "" } else { " (--lenient loads the setups of rule books and studies)" };
+        // Only what lenient loading accepts gets the hint.
+        let lenient_would_load = Position::from_fen_with(&args.fen, Validation::Lenient).is_ok();
+        let hint = if !args.lenient && lenient_would_load {
+            " (--lenient loads the setups of rule books and studies)"
+        } else {
+            ""
+        };
         format!("{e}{hint}")
     })?;
     let mut game = Game::with_options(&start, JudgeOptions { material_draw: !args.no_material_draw });

@@ -552,11 +552,12 @@ fn analyse_cycle(pos: &mut Position, plies: usize, occurrences: usize) -> Cycle 
     for sq in pos.occupied() {
         origin[sq.index()] = sq.index() as u8;
     }
-    // A side's capture threats as (attacker, victim) pairs of pieces, each named by its point at the cycle's start.
-    let pairs = |pos: &mut Position, by: Color, origin: &[u8; 90]| -> Vec<(u8, u8, bool, bool)> {
+    // A side's capture threats as (attacker, victim) pairs of pieces, each named by its point at the cycle's start,
+    // with the victim's point now.
+    let pairs = |pos: &mut Position, by: Color, origin: &[u8; 90]| -> Vec<(u8, u8, Square, bool, bool)> {
         attacks(pos, by)
             .into_iter()
-            .map(|a| (origin[a.from.index()], origin[a.to.index()], a.chase, a.fake_root))
+            .map(|a| (origin[a.from.index()], origin[a.to.index()], a.to, a.chase, a.fake_root))
             .collect()
     };
     let mut candidates = [Bitboard::FULL, Bitboard::FULL];
@@ -572,15 +573,25 @@ fn analyse_cycle(pos: &mut Position, plies: usize, occurrences: usize) -> Cycle 
         origin[m.to().index()] = origin[m.from().index()];
         origin[m.from().index()] = NONE;
         if analyse {
-            // Newly chased: a chase by an attack the move created (the moved piece's, or one it uncovered), or by
-            // an attack that was there but met a real protection the move made fake (by pinning the protector).
-            // An attack that was there before is no new chase because the move cut a protector's line.
+            let moved = origin[m.to().index()];
+            let slider = pos.piece_at(m.to()).is_some_and(|p| matches!(p.kind, PieceKind::Chariot | PieceKind::Cannon));
+            let on_line = |sq: Square| {
+                (m.from().file() == m.to().file() && sq.file() == m.to().file())
+                    || (m.from().rank() == m.to().rank() && sq.rank() == m.to().rank())
+            };
             let mut new = Bitboard::EMPTY;
-            for (from, to, chase, fake_root) in pairs(pos, mover, &origin) {
-                let earlier = before.iter().find(|b| b.0 == from && b.1 == to);
-                let fresh = match earlier {
-                    None => true,
-                    Some(&(_, _, was_chase, _)) => fake_root && !was_chase,
+            for (from, to, victim, chase, fake_root) in pairs(pos, mover, &origin) {
+                // Newly chased: an attack of the moved piece (a chariot or cannon that slides along the line of
+                // its attack keeps the same attack), one the move uncovered, or one that met a real protection
+                // before the move and a fake one after it (the move pinned the protector). An attack that was
+                // there before is no new chase because the move cut a protector's line.
+                let fresh = if from == moved {
+                    !(slider && on_line(victim))
+                } else {
+                    match before.iter().find(|b| b.0 == from && b.1 == to) {
+                        None => true,
+                        Some(&(_, _, _, was_chase, _)) => fake_root && !was_chase,
+                    }
                 };
                 if chase && fresh {
                     if let Some(sq) = Square::from_index(to as usize) {
