@@ -21,7 +21,7 @@
 //!   piece when, after it, an attack of the side's on that piece is a chase (see [`crate::chase`]) and that
 //!   attack is new: the moved piece's own, or one it uncovered, or one that met a real protection before the move
 //!   and a fake one after it (the move pinned the protector: "fake root"). An attack that was already there is no
-//!   new chase, even when the move cut a protector's line, and a chariot that slides along the line of its attack
+//!   new chase, even when the move cut a protector's line, and a chariot or cannon that slides along the line of its attack
 //!   keeps the same attack. The chasers may differ from move to move (two pieces chasing one piece is a chase), the
 //!   victim may not: chasing different pieces in turn is allowed (AXF rule 32; the intersection of the sets of
 //!   newly chased pieces is empty). A victim is followed through the cycle as a piece, not as a square. A move that
