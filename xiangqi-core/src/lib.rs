@@ -4,7 +4,8 @@
 //! detection and legality; FEN reading in two stages (syntax in [`Setup`], possibility in
 //! [`Position::from_setup`]); moves in UCI coordinates (ranks 0-9) and ICCS, read and written, and in WXF
 //! ([`Position::wxf`]), written; and the game-end rules (mate, stalemate, repetition, perpetual check and chase,
-//! the 60-move rule) in [`Game`].
+//! the 60-move rule) in [`Game`]. With the default feature `records`, [`record`] reads and writes game records:
+//! PGN in Chinese, WXF, ICCS or UCI notation (UTF-8 or GBK), and XQF.
 //!
 //! Conventions follow Pikafish: files a-i from Red's left, ranks 0-9 from Red's side, square index
 //! `rank * 9 + file`, uppercase Red in FEN.
@@ -30,6 +31,8 @@ mod fen;
 mod game;
 mod moves;
 mod position;
+#[cfg(feature = "records")]
+pub mod record;
 pub mod rules;
 mod types;
 mod wxf;

@@ -38,62 +38,54 @@ fn forwardness(color: Color, sq: Square) -> i32 {
     }
 }
 
+/// Which of several pieces of a kind on one file moves, as the notations count them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tandem {
+    /// 0 for the front piece (the one furthest forward for its side).
+    pub index: u8,
+    /// How many pieces of the kind stand on the file (2-5).
+    pub count: u8,
+    /// Whether another file holds two or more of the mover's soldiers too (then the file number is written).
+    pub two_files: bool,
+}
+
+/// A move taken apart the way WXF and Chinese notation write it: the piece, how it is told apart from its
+/// fellows, the direction and the destination file or distance. Both notations render this one description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Description {
+    /// The mover's side.
+    pub color: Color,
+    /// The mover's kind.
+    pub kind: PieceKind,
+    /// The file (1-9 from the mover's right) the piece stands on.
+    pub file: u8,
+    /// Set when two or more pieces of the kind stand on the file (never for king, advisors and elephants).
+    pub tandem: Option<Tandem>,
+    /// `+` forward, `-` backward, `.` sideways.
+    pub dir: char,
+    /// The destination file (sideways moves, and the diagonal movers) or the number of ranks moved.
+    pub amount: u8,
+}
+
 impl Position {
-    /// The move `m` (legal here) in WXF notation.
-    ///
-    /// ```
-    /// use xiangqi_core::Position;
-    /// let pos = Position::startpos();
-    /// assert_eq!(pos.wxf(pos.parse_move("h2e2").unwrap()), "C2.5");
-    /// assert_eq!(pos.wxf(pos.parse_move("h0g2").unwrap()), "H2+3");
-    /// assert_eq!(pos.wxf(pos.parse_move("i0i1").unwrap()), "R1+1");
-    /// assert_eq!(pos.wxf(pos.parse_move("c3c4").unwrap()), "P7+1");
-    /// ```
-    pub fn wxf(&self, m: Move) -> String {
-        let Some(piece) = self.piece_at(m.from()) else { return m.to_string() };
+    /// The notation's view of the move `m` (legal here), or `None` when its origin is empty.
+    pub(crate) fn describe(&self, m: Move) -> Option<Description> {
+        let piece = self.piece_at(m.from())?;
         let (color, kind) = (piece.color, piece.kind);
         let (from, to) = (m.from(), m.to());
-        let same_file: Vec<Square> =
-            self.pieces(color, kind).into_iter().filter(|s| s.file() == from.file()).collect::<Vec<_>>();
-        let mut head = String::new();
-        if same_file.len() < 2 || matches!(kind, PieceKind::King | PieceKind::Advisor | PieceKind::Elephant) {
-            head.push(letter(kind));
-            head.push(char::from(b'0' + file_number(color, from)));
-        } else {
-            // Front first.
-            let mut ordered = same_file.clone();
-            ordered.sort_by_key(|&s| std::cmp::Reverse(forwardness(color, s)));
-            let index = ordered.iter().position(|&s| s == from).unwrap_or(0);
-            let n = ordered.len();
-            let tandem_files = if kind == PieceKind::Soldier {
-                let soldiers = self.pieces(color, kind);
-                (0..9u8).filter(|&f| soldiers.into_iter().filter(|s| s.file() as u8 == f).count() >= 2).count()
-            } else {
-                1
-            };
-            let digit = char::from(b'0' + file_number(color, from));
-            let mark = match (n, index) {
-                (_, 0) => "+",
-                (n, i) if i == n - 1 => "-",
-                (3, 1) | (5, 2) => "mid",
-                (_, 1) => "+",
-                _ => "-",
-            };
-            if tandem_files >= 2 {
-                head.push(digit);
-                head.push(match mark {
-                    "+" => '+',
-                    "-" => '-',
-                    _ => digit,
-                });
-            } else if n >= 4 && (index == 0 || index == n - 1) {
-                head.push_str(if index == 0 { "++" } else { "--" });
-            } else {
-                head.push(letter(kind));
-                match mark {
-                    "mid" => head.push(digit),
-                    m => head.push_str(m),
-                }
+        let mut tandem = None;
+        if !matches!(kind, PieceKind::King | PieceKind::Advisor | PieceKind::Elephant) {
+            let mut same_file: Vec<Square> =
+                self.pieces(color, kind).into_iter().filter(|s| s.file() == from.file()).collect();
+            if same_file.len() >= 2 {
+                // Front first.
+                same_file.sort_by_key(|&s| std::cmp::Reverse(forwardness(color, s)));
+                let index = same_file.iter().position(|&s| s == from).unwrap_or(0) as u8;
+                let two_files = kind == PieceKind::Soldier && {
+                    let soldiers = self.pieces(color, kind);
+                    (0..9u8).filter(|&f| soldiers.into_iter().filter(|s| s.file() as u8 == f).count() >= 2).count() >= 2
+                };
+                tandem = Some(Tandem { index, count: same_file.len() as u8, two_files });
             }
         }
         let df = forwardness(color, to) - forwardness(color, from);
@@ -105,7 +97,64 @@ impl Position {
         } else {
             (if df > 0 { '+' } else { '-' }, df.unsigned_abs() as u8)
         };
-        format!("{head}{dir}{amount}")
+        Some(Description { color, kind, file: file_number(color, from), tandem, dir, amount })
+    }
+
+    /// The move `m` (legal here) in WXF notation.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.wxf(pos.parse_move("h2e2").unwrap()), "C2.5");
+    /// assert_eq!(pos.wxf(pos.parse_move("h0g2").unwrap()), "H2+3");
+    /// assert_eq!(pos.wxf(pos.parse_move("i0i1").unwrap()), "R1+1");
+    /// assert_eq!(pos.wxf(pos.parse_move("c3c4").unwrap()), "P7+1");
+    /// ```
+    pub fn wxf(&self, m: Move) -> String {
+        match self.describe(m) {
+            Some(d) => d.wxf(),
+            None => m.to_string(),
+        }
+    }
+}
+
+impl Description {
+    /// The WXF text.
+    pub(crate) fn wxf(&self) -> String {
+        let mut head = String::new();
+        let digit = char::from(b'0' + self.file);
+        match self.tandem {
+            None => {
+                head.push(letter(self.kind));
+                head.push(digit);
+            }
+            Some(Tandem { index, count: n, two_files }) => {
+                let mark = match (n, index) {
+                    (_, 0) => "+",
+                    (n, i) if i == n - 1 => "-",
+                    (3, 1) | (5, 2) => "mid",
+                    (_, 1) => "+",
+                    _ => "-",
+                };
+                if two_files {
+                    head.push(digit);
+                    head.push(match mark {
+                        "+" => '+',
+                        "-" => '-',
+                        _ => digit,
+                    });
+                } else if n >= 4 && (index == 0 || index == n - 1) {
+                    head.push_str(if index == 0 { "++" } else { "--" });
+                } else {
+                    head.push(letter(self.kind));
+                    match mark {
+                        "mid" => head.push(digit),
+                        m => head.push_str(m),
+                    }
+                }
+            }
+        }
+        format!("{head}{}{}", self.dir, self.amount)
     }
 }
 
