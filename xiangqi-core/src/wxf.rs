@@ -47,6 +47,10 @@ pub(crate) struct Tandem {
     pub count: u8,
     /// Whether another file holds two or more of the mover's soldiers too (then the file number is written).
     pub two_files: bool,
+    /// With `two_files`: the soldier's place (0 first) among all the soldiers on files holding two or more,
+    /// counted file by file from the mover's right, front to rear on each file (the numbering of the 2011 Chinese
+    /// rules, `一兵` to `五兵`).
+    pub ordinal: u8,
 }
 
 /// A move taken apart the way WXF and Chinese notation write it: the piece, how it is told apart from its
@@ -85,7 +89,17 @@ impl Position {
                     let soldiers = self.pieces(color, kind);
                     (0..9u8).filter(|&f| soldiers.into_iter().filter(|s| s.file() as u8 == f).count() >= 2).count() >= 2
                 };
-                tandem = Some(Tandem { index, count: same_file.len() as u8, two_files });
+                let mut ordinal = 0;
+                if two_files {
+                    let soldiers = self.pieces(color, kind);
+                    let mut doubled: Vec<Square> = soldiers
+                        .into_iter()
+                        .filter(|s| soldiers.into_iter().filter(|t| t.file() == s.file()).count() >= 2)
+                        .collect();
+                    doubled.sort_by_key(|&s| (file_number(color, s), std::cmp::Reverse(forwardness(color, s))));
+                    ordinal = doubled.iter().position(|&s| s == from).unwrap_or(0) as u8;
+                }
+                tandem = Some(Tandem { index, count: same_file.len() as u8, two_files, ordinal });
             }
         }
         let df = forwardness(color, to) - forwardness(color, from);
@@ -128,7 +142,7 @@ impl Description {
                 head.push(letter(self.kind));
                 head.push(digit);
             }
-            Some(Tandem { index, count: n, two_files }) => {
+            Some(Tandem { index, count: n, two_files, .. }) => {
                 let mark = match (n, index) {
                     (_, 0) => "+",
                     (n, i) if i == n - 1 => "-",

@@ -6,7 +6,8 @@
 //! (进 forward, 退 backward, 平 sideways) and the destination file (sideways moves and the diagonal movers: horse,
 //! advisor, elephant) or the number of ranks moved. Two or more pieces of a kind on one file are told apart by
 //! 前/后 (front, rear), 中 (the middle of three), 二/三/四 (the second to fourth of four or five soldiers); when two
-//! files each hold two or more soldiers the file number replaces the piece's name (`前七进一`).
+//! files each hold two or more soldiers the file number replaces the piece's name (`前七进一`), and the 2011 rules'
+//! numbering of all those soldiers, file by file from the mover's right and front to rear (`四兵进一`), is read too.
 //!
 //! Reading works by describing every legal move of the position and matching the text against those
 //! descriptions, after folding the variants writers use: traditional characters (車 馬 帥 將 進 後), the pieces'
@@ -227,6 +228,9 @@ impl Description {
                 markers.push(char::from(b'1' + t.index));
                 if t.count % 2 == 1 && t.index == t.count / 2 {
                     markers.push('m');
+                }
+                if t.two_files {
+                    keys.push(format!("{}{letter}{tail}", t.ordinal + 1));
                 }
                 for marker in markers {
                     if t.two_files {

@@ -422,7 +422,10 @@ pub fn write_pgn(games: &[GameRecord], notation: Notation) -> String {
             Some(t) => t.1 = value,
             None => tags.push((name.to_string(), value)),
         };
-        if game.start != Position::startpos() {
+        // A FEN tag that describes the start already is kept as written (`r` for Red, a move number 0...).
+        let fen_tag = tags.iter().find(|(n, _)| n.eq_ignore_ascii_case("FEN"));
+        let same = fen_tag.and_then(|(_, f)| Position::from_fen_with(f, Validation::Lenient).ok());
+        if same.as_ref() != Some(&game.start) && (fen_tag.is_some() || game.start != Position::startpos()) {
             set(&mut tags, "FEN", game.start.fen());
         }
         if tags.iter().any(|(n, _)| n.eq_ignore_ascii_case("Format")) {

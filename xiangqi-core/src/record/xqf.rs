@@ -277,7 +277,7 @@ pub fn read_xqf(bytes: &[u8]) -> Result<GameRecord, XqfError> {
     if start != Position::startpos() {
         game.tags.push(("FEN".to_string(), start.fen()));
     }
-    if let Some(c) = root.and_then(|n| n.comment) {
+    if let Some(c) = root.and_then(|n| n.comment).filter(|c| !c.is_empty()) {
         game.intro.push(c);
     }
     game.moves = build_tree(&start, &nodes)?;
