@@ -464,18 +464,36 @@ impl Row<'_> {
             Some((_, SprtState::AcceptH0)) => return "SPRT: H0",
             _ => {}
         }
+        let sign = |x: f64| if x > 0.0 { "helps" } else { "hurts" };
         if elo.is_nan() {
             "no games"
-        } else if err.is_nan() || elo.abs() > err {
-            if elo > 0.0 {
-                "helps"
+        } else if err.is_nan() {
+            // Every pair won (or every one lost).
+            sign(elo)
+        } else if err.is_infinite() {
+            // The interval reaches a score of 0 or 1: whether it holds 0.5 decides.
+            let (lo, hi) = score_interval(&self.tally.pentanomial());
+            if lo > 0.5 || hi < 0.5 {
+                sign(elo)
             } else {
-                "hurts"
+                "within error"
             }
+        } else if elo.abs() > err {
+            sign(elo)
         } else {
             "within error"
         }
     }
+}
+
+/// The 95% interval of the score per game, pair by pair (the interval the Elo error bar is drawn from).
+fn score_interval(p: &Pentanomial) -> (f64, f64) {
+    let n = p.pairs() as f64;
+    let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let mean = p.counts.iter().zip(values).map(|(&c, x)| c as f64 * x).sum::<f64>() / n;
+    let var = p.counts.iter().zip(values).map(|(&c, x)| c as f64 * (x - mean).powi(2)).sum::<f64>() / n;
+    let half = elo::Z95 * (var / n).sqrt();
+    (mean - half, mean + half)
 }
 
 /// Runs `xiangqi ablate`.
@@ -748,9 +766,10 @@ fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -> CmdResult
     let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
     let top = elo.iter().map(|&(e, err)| finite(e).abs() + finite(err)).fold(50.0f64, f64::max) * 1.1;
     let savings: Vec<f64> = rows.iter().map(|r| r.saving().unwrap_or(1.0)).collect();
-    let smax = savings.iter().copied().fold(2.0f64, f64::max) * 1.5;
-    let smin = savings.iter().copied().fold(0.5f64, f64::min) / 1.5;
-    let root = SVGBackend::new(path, (1100, 560)).into_drawing_area();
+    // A log axis symmetric about 1, so that a factor of 1 (no saving) is level with 0 Elo.
+    // Drawn as log2 of the factor on a linear axis (plotters labels no log axis below 1).
+    let smax = (savings.iter().map(|s| s.max(1.0 / s)).fold(2.0f64, f64::max) * 1.3).log2();
+    let root = SVGBackend::new(path, (1200, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| fail(&e))?;
     let mode = if args.build_up { "added alone to" } else { "taken alone from" };
     let tc = plan.tc.map_or("no games".to_owned(), |tc| tc.describe());
@@ -758,12 +777,12 @@ fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -> CmdResult
     let mut chart = ChartBuilder::on(&root)
         .caption(caption, ("sans-serif", 18))
         .margin(14)
-        .x_label_area_size(90)
+        .x_label_area_size(40)
         .y_label_area_size(60)
         .right_y_label_area_size(70)
         .build_cartesian_2d(-0.5..n as f64 - 0.5, -top..top)
         .map_err(|e| fail(&e))?
-        .set_secondary_coord(-0.5..n as f64 - 0.5, (smin..smax).log_scale());
+        .set_secondary_coord(-0.5..n as f64 - 0.5, -smax..smax);
     let names: Vec<String> = rows.iter().map(|r| r.p.technique.clone()).collect();
     let label = move |x: &f64| {
         let i = x.round();
@@ -778,13 +797,24 @@ fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -> CmdResult
         .disable_x_mesh()
         .x_labels(n * 2 + 1)
         .x_label_formatter(&label)
-        .x_label_style(("sans-serif", 13).into_font().transform(FontTransform::Rotate90))
+        .x_label_style(("sans-serif", 12))
         .y_desc("Elo with the technique over without it (95% error bar)")
         .draw()
         .map_err(|e| fail(&e))?;
     chart
         .configure_secondary_axes()
         .y_desc("nodes without / nodes with (log)")
+        .y_labels(16)
+        .y_label_formatter(&|y: &f64| {
+            let factor = y.exp2();
+            if factor >= 10.0 {
+                format!("{factor:.0}")
+            } else if factor >= 1.0 {
+                format!("{factor:.1}")
+            } else {
+                format!("{factor:.2}")
+            }
+        })
         .label_style(("sans-serif", 12))
         .draw()
         .map_err(|e| fail(&e))?;
@@ -815,14 +845,23 @@ fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -> CmdResult
             },
         ))
         .map_err(|e| fail(&e))?;
+    // Each Elo written beyond the end of its error bar.
+    chart
+        .draw_series(elo.iter().enumerate().filter(|(_, (e, _))| e.is_finite()).map(|(i, &(e, err))| {
+            let reach = if err.is_finite() { err } else { 0.0 };
+            let y = if e >= 0.0 { e + reach + top * 0.07 } else { e - reach - top * 0.02 };
+            // Rounded first, so that a small negative Elo reads +0, never -0.
+            let rounded = e.round() + 0.0;
+            let text = if err.is_finite() { format!("{rounded:+.0}") } else { format!("{rounded:+.0} (±inf)") };
+            Text::new(text, (i as f64 - 0.3, y), ("sans-serif", 12).into_font())
+        }))
+        .map_err(|e| fail(&e))?;
     let red = RGBColor(200, 60, 40);
     chart
         .draw_secondary_series(
-            savings
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| rows[*i].nodes.is_some())
-                .map(|(i, &s)| Rectangle::new([(i as f64 + 0.05, 1.0), (i as f64 + 0.3, s)], red.mix(0.6).filled())),
+            savings.iter().enumerate().filter(|(i, _)| rows[*i].nodes.is_some()).map(|(i, &s)| {
+                Rectangle::new([(i as f64 + 0.05, 0.0), (i as f64 + 0.3, s.log2())], red.mix(0.6).filled())
+            }),
         )
         .map_err(|e| fail(&e))?
         .label("nodes without / with")
