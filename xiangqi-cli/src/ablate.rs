@@ -13,7 +13,9 @@
 //! - nodes: both searched on the bench positions ([`xiangqi_cli::bench::BENCH_FENS`]) to `--depth`, one thread,
 //!   a cleared table of `--hash` MB for each position, exactly as `xiangqi bench --variant V` (so the counts
 //!   reproduce exactly);
-//! - Elo: games between the two from the match's openings, each with both colours, at `--nodes N` or
+//! - Elo: games between the two from the match's openings, each with both colours (game pair `k` starts from
+//!   opening `k % 12` of the built-in set followed by `--random-plies` quiet moves chosen by `k`: engines at a fixed
+//!   node count are deterministic, so without them each opening and colour would be one game repeated), at `--nodes N` or
 //!   `--movetime MS` a move, played by the match runner ([`crate::matches::runner`]) with this binary as both
 //!   engines (`option.Variant=...`), `--concurrency` games at a time. The Elo is the technique's worth: the side
 //!   with it over the side without it, from colour-reversed pairs (pentanomial), with its 95% error bar; an SPRT
@@ -78,6 +80,11 @@ pub struct AblateArgs {
     /// Stop after this many batches in this run (the next run resumes from --out).
     #[arg(long)]
     max_batches: Option<usize>,
+    /// Quiet moves (no capture, no check) played after each opening, chosen by the game pair's number, so that the
+    /// games differ: engines at a fixed node count are deterministic, and each opening with each colour would
+    /// otherwise be one game played again and again. 0 plays the openings as they are.
+    #[arg(long, default_value_t = 2)]
+    random_plies: usize,
     /// Opening file (as `xiangqi match --openings`); default: the built-in set.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
@@ -188,6 +195,7 @@ struct Plan {
     tc: Option<TimeControl>,
     sprt: Option<Sprt>,
     openings: Vec<Opening>,
+    random_plies: usize,
 }
 
 /// The pairings of an ablation (each technique of `base` taken away) or a build-up (each technique it lacks added).
@@ -281,12 +289,23 @@ fn plan(args: &AblateArgs) -> Result<Plan, String> {
         Some(path) => openings::read(path)?,
         None => openings::builtin(),
     };
-    Ok(Plan { base, pairings, tc, sprt, openings })
+    if args.random_plies > 20 {
+        return Err("--random-plies must be from 0 to 20".to_owned());
+    }
+    if args.random_plies == 0 && args.games > 2 * openings.len() {
+        eprintln!(
+            "warning: {} games a pairing from {} openings without --random-plies: engines at a fixed node count play \
+             the same game again for each opening and colour",
+            args.games,
+            openings.len()
+        );
+    }
+    Ok(Plan { base, pairings, tc, sprt, openings, random_plies: args.random_plies })
 }
 
-/// The key of a pairing in the results file: both variants and the time control.
-fn key(p: &Pairing, tc: &TimeControl) -> (String, String, String) {
-    (p.with.to_string(), p.without.to_string(), tc.to_string())
+/// The key of a pairing in the results file: both variants, the time control and the openings' random plies.
+fn key(p: &Pairing, tc: &TimeControl, plies: usize) -> (String, String, String, u64) {
+    (p.with.to_string(), p.without.to_string(), tc.to_string(), plies as u64)
 }
 
 /// Reads the results file (if it exists) into one tally per pairing; lines of other pairings or time controls are
@@ -318,8 +337,8 @@ fn resume(path: &Path, plan: &Plan, tc: &TimeControl) -> Result<Vec<Tally>, Stri
             Err(e) => return Err(bad(&format!("not JSON ({e})"))),
         };
         let text = |k: &str| v[k].as_str().map(str::to_owned).ok_or_else(|| bad(&format!("no {k:?}")));
-        let found = (text("with")?, text("without")?, text("tc")?);
-        let Some(i) = plan.pairings.iter().position(|p| key(p, tc) == found) else {
+        let found = (text("with")?, text("without")?, text("tc")?, v["random_plies"].as_u64().unwrap_or(0));
+        let Some(i) = plan.pairings.iter().position(|p| key(p, tc, plan.random_plies) == found) else {
             continue;
         };
         let first = v["first"].as_u64().ok_or_else(|| bad("no \"first\""))? as usize;
@@ -382,11 +401,11 @@ fn play_batch(
     first: usize,
     count: usize,
 ) -> (Vec<u8>, BTreeMap<String, u64>) {
-    // Game `first + i` is game `i` of a match whose openings start at opening `first / 2` (the schedule gives game
-    // `i` the opening `(i / 2) % openings`), so a batch continues the opening order where the last one stopped.
-    let mut openings = plan.openings.clone();
-    let shift = (first / 2) % openings.len();
-    openings.rotate_left(shift);
+    // Game `first + i` is game `i` of this batch's match, which the schedule gives the opening `i / 2`: the
+    // opening of the game pair `(first + i) / 2`.
+    let openings: Vec<Opening> = (first / 2..(first + count).div_ceil(2))
+        .map(|pair| pair_opening(&plan.openings, pair, plan.random_plies))
+        .collect();
     let engines = vec![engine(program, &p.with, args.hash), engine(program, &p.without, args.hash)];
     let settings = MatchSettings {
         engines,
@@ -415,6 +434,40 @@ fn play_batch(
         *reasons.entry(record.reason.clone()).or_insert(0) += 1;
     });
     (scores, reasons)
+}
+
+/// SplitMix64's output function: a well-spread 64-bit value for each input.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The opening of game pair `pair`: the set's opening `pair % len`, then `plies` quiet moves (no capture, no
+/// check, none that ends the game) chosen by `pair`. The same pair always gets the same opening.
+fn pair_opening(set: &[Opening], pair: usize, plies: usize) -> Opening {
+    let base = &set[pair % set.len()];
+    let mut game = base.game();
+    let mut moves = base.moves.clone();
+    for ply in 0..plies {
+        let pos = game.position().clone();
+        let quiet: Vec<xiangqi_core::Move> = xiangqi_movegen::legal_moves(&pos)
+            .iter()
+            .copied()
+            .filter(|&m| pos.piece_at(m.to()).is_none() && !pos.gives_check(m))
+            .collect();
+        let start = mix(((pair as u64) << 8) ^ ply as u64) as usize;
+        let next = (0..quiet.len()).map(|k| quiet[(start + k) % quiet.len()]).find_map(|m| {
+            let mut after = game.clone();
+            let text = m.to_string();
+            (after.play(&text).is_ok() && after.result().is_none()).then_some((after, text))
+        });
+        let Some((after, text)) = next else { break };
+        game = after;
+        moves.push(text);
+    }
+    Opening { fen: base.fen.clone(), moves }
 }
 
 /// The node part: each distinct variant searched on the bench positions.
@@ -558,7 +611,8 @@ pub fn run(args: &AblateArgs) -> CmdResult {
                 if let Some(f) = out_file.as_mut() {
                     let line = serde_json::json!({
                         "base": plan.base.to_string(), "technique": p.technique, "with": p.with.to_string(),
-                        "without": p.without.to_string(), "tc": tc.to_string(), "first": first,
+                        "without": p.without.to_string(), "tc": tc.to_string(), "random_plies": plan.random_plies,
+                        "first": first,
                         "scores": String::from_utf8_lossy(&scores), "reasons": reasons,
                     });
                     f.write_all(format!("{line}\n").as_bytes()).and_then(|_| f.flush())?;
@@ -876,4 +930,34 @@ fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -> CmdResult
         .map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_pair_gets_its_own_legal_opening_and_always_the_same() {
+        let set = openings::builtin();
+        let all: Vec<Opening> = (0..240).map(|p| pair_opening(&set, p, 2)).collect();
+        let distinct: std::collections::HashSet<&Vec<String>> = all.iter().map(|o| &o.moves).collect();
+        assert!(distinct.len() >= 235, "{} distinct of 240", distinct.len());
+        for (p, o) in all.iter().enumerate() {
+            let base = &set[p % set.len()];
+            assert_eq!(o.moves.len(), base.moves.len() + 2);
+            assert_eq!(o.moves[..base.moves.len()], base.moves[..]);
+            // Legal, and neither capture nor check.
+            let mut game = base.game();
+            for m in &o.moves[base.moves.len()..] {
+                let pos = game.position().clone();
+                let mv = pos.parse_move(m).unwrap();
+                assert!(pos.piece_at(mv.to()).is_none() && !pos.gives_check(mv), "{m}");
+                game.play(m).unwrap();
+            }
+            assert!(game.result().is_none());
+            assert_eq!(pair_opening(&set, p, 2), *o);
+        }
+        assert_eq!(pair_opening(&set, 5, 0), set[5]);
+        assert_eq!(pair_opening(&set, 17, 0), set[5]);
+    }
 }

@@ -229,7 +229,7 @@ fn a_damaged_results_file_is_an_error() {
     let line = |first: u64, scores: &str| {
         format!(
             "{{\"with\":\"negamax-ab+pvs+nmp+qs+order+engine\",\"without\":\"negamax-ab+pvs+nmp+qs+order+engine+no-rfp\",\
-             \"tc\":\"nodes=300\",\"first\":{first},\"scores\":\"{scores}\",\"technique\":\"rfp\"}}\n"
+             \"tc\":\"nodes=300\",\"random_plies\":2,\"first\":{first},\"scores\":\"{scores}\",\"technique\":\"rfp\"}}\n"
         )
     };
     let args = ["ablate", "--depth", "0", "--nodes", "300", "--games", "4", "--batch", "2", "--only", "rfp", "--out"];
