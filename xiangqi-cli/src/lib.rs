@@ -1,6 +1,6 @@
 //! # xiangqi-cli: the `xiangqi` binary, and the glue it is built from
 //!
-//! The binary (`xiangqi perft | moves | show | eval | game | search | compare | tree | bench | match | uci`) lives in
+//! The binary (`xiangqi perft | moves | show | eval | game | search | compare | tree | bench | match | ablate | uci`) lives in
 //! `main.rs`; run without arguments it speaks UCI ([`uci`]), as GUIs expect. This library
 //! holds the pieces that join the independent crates, so that benchmarks and other tools reuse them instead of
 //! writing them again: [`engine::EngineEval`] puts the default evaluator of `xiangqi-eval` behind the search's

@@ -1,4 +1,4 @@
-//! The `xiangqi` command: perft, moves, eval, game, search, compare, tree, bench, match, uci and show.
+//! The `xiangqi` command: perft, moves, eval, game, search, compare, tree, bench, match, ablate, uci and show.
 
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi_core::{Position, START_FEN};
 
+mod ablate;
 mod args;
 mod eval;
 mod game;
@@ -83,6 +84,9 @@ enum Command {
     },
     /// Play engines (UCI or UCCI) against each other: openings, time controls, adjudication, Elo and SPRT.
     Match(matches::MatchArgs),
+    /// What each technique of a variant is worth: nodes to a fixed depth and Elo in games, one taken away (or added)
+    /// at a time.
+    Ablate(ablate::AblateArgs),
     /// Speak UCI on standard input and output (also what the binary does without arguments).
     Uci,
     /// Draw the board in the terminal.
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         Some(Command::Compare(args)) => search::compare(&args),
         Some(Command::Tree(args)) => tree::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Ablate(args)) => ablate::run(&args),
         Some(Command::Bench { depth, hash, threads, variant, json }) => {
             bench(depth, hash as usize, threads as usize, &variant, json)
         }

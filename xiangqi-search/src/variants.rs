@@ -457,6 +457,50 @@ impl VariantSpec {
         }
     }
 
+    /// The names of the techniques and additions switched on, in the parser's order (`pvs`, `nmp`, `qs`, `order`,
+    /// then the engine's additions `tt` ... `verified`): what an ablation takes away one at a time.
+    ///
+    /// ```
+    /// use xiangqi_search::VariantSpec;
+    /// let v: VariantSpec = "engine+no-lmr".parse().unwrap();
+    /// assert_eq!(v.techniques().len(), 13);
+    /// assert!(!v.techniques().contains(&"lmr"));
+    /// assert_eq!("pvs+qs+tt".parse::<VariantSpec>().unwrap().techniques(), ["pvs", "qs", "tt"]);
+    /// ```
+    pub fn techniques(&self) -> Vec<&'static str> {
+        let mut copy = *self;
+        SWITCHES.iter().filter(|(_, field)| *field(&mut copy)).map(|(name, _)| *name).collect()
+    }
+
+    /// This variant with the technique `name` (a name of [`VariantSpec::techniques`], or an alias the parser
+    /// takes) switched on or off; an error when the name is unknown or the result is no valid variant (`lmr` on
+    /// a search without `order`, `order` taken from `negamax-ab+order+lmr`).
+    ///
+    /// ```
+    /// use xiangqi_search::VariantSpec;
+    /// let engine: VariantSpec = "engine".parse().unwrap();
+    /// assert_eq!(engine.with_technique("lmr", false).unwrap(), "engine+no-lmr".parse().unwrap());
+    /// let plain: VariantSpec = "negamax-ab+order".parse().unwrap();
+    /// assert_eq!(plain.with_technique("tt", true).unwrap().to_string(), "negamax-ab+order+tt");
+    /// assert!(plain.with_technique("qsprune", true).unwrap_err().to_string().contains("needs qs"));
+    /// assert!(plain.with_technique("bogus", true).is_err());
+    /// ```
+    pub fn with_technique(&self, name: &str, on: bool) -> Result<VariantSpec, VariantError> {
+        let lower = name.trim().to_ascii_lowercase();
+        let lower = match lower.as_str() {
+            "null" => "nmp".to_owned(),
+            "ordering" => "order".to_owned(),
+            _ => lower,
+        };
+        let Some((_, field)) = SWITCHES.iter().find(|(n, _)| *n == lower) else {
+            return Err(VariantError::Unknown { part: name.chars().take(40).collect() });
+        };
+        let mut copy = *self;
+        *field(&mut copy) = on;
+        // The canonical name read back: the parser's checks decide whether the result is a variant.
+        copy.to_string().parse()
+    }
+
     /// The techniques of this variant as the dynamic policies read them.
     pub fn parts(&self) -> Parts {
         let (two_sided, prune, fail_soft) = match self.form {
@@ -543,6 +587,28 @@ mod tests {
         for part in ["no-order", "no-qs", "no-nmp"] {
             assert!(format!("engine+{part}").parse::<VariantSpec>().is_ok(), "{part}");
         }
+    }
+
+    #[test]
+    fn techniques_are_listed_and_switched_one_at_a_time() {
+        let engine: VariantSpec = "engine".parse().unwrap();
+        let all: Vec<&str> = SWITCHES.iter().map(|(n, _)| *n).collect();
+        assert_eq!(engine.techniques(), all);
+        for name in engine.techniques() {
+            let without = engine.with_technique(name, false).unwrap();
+            assert_eq!(without, format!("engine+no-{name}").parse().unwrap(), "{name}");
+            assert!(!without.techniques().contains(&name) && without.techniques().len() == all.len() - 1);
+            assert_eq!(without.with_technique(name, true), Ok(engine), "{name}");
+        }
+        let plain: VariantSpec = "negamax-ab+order".parse().unwrap();
+        assert_eq!(plain.techniques(), ["order"]);
+        assert_eq!(plain.with_technique("order", false).unwrap().to_string(), "negamax-ab");
+        assert_eq!(plain.with_technique("null", true).unwrap().to_string(), "negamax-ab+nmp+order");
+        let lmr: VariantSpec = "negamax-ab+order+lmr".parse().unwrap();
+        assert_eq!(lmr.with_technique("order", false), Err(VariantError::Needs { addition: "lmr", needs: "order" }));
+        assert!(matches!(plain.with_technique("nope", true), Err(VariantError::Unknown { .. })));
+        let minimax: VariantSpec = "minimax".parse().unwrap();
+        assert!(matches!(minimax.with_technique("pvs", true), Err(VariantError::NeedsWindow { .. })));
     }
 
     #[test]
