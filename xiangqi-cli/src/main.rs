@@ -7,6 +7,7 @@ use std::time::Instant;
 use xiangqi_core::{Position, START_FEN};
 
 mod args;
+mod datagen;
 mod eval;
 mod game;
 mod matches;
@@ -81,6 +82,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate training data for the neural evaluation from the engine's games against itself.
+    Datagen(datagen::DatagenArgs),
     /// Play engines (UCI or UCCI) against each other: openings, time controls, adjudication, Elo and SPRT.
     Match(matches::MatchArgs),
     /// Speak UCI on standard input and output (also what the binary does without arguments).
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
         Some(Command::Compare(args)) => search::compare(&args),
         Some(Command::Tree(args)) => tree::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Bench { depth, hash, threads, variant, json }) => {
             bench(depth, hash as usize, threads as usize, &variant, json)
         }
