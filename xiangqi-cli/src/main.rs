@@ -8,6 +8,7 @@ use xiangqi_core::{Position, START_FEN};
 
 mod ablate;
 mod args;
+mod datagen;
 mod eval;
 mod game;
 mod matches;
@@ -82,6 +83,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate training data for the neural evaluation from the engine's games against itself.
+    Datagen(datagen::DatagenArgs),
     /// Play engines (UCI or UCCI) against each other: openings, time controls, adjudication, Elo and SPRT.
     Match(matches::MatchArgs),
     /// What each technique of a variant is worth: nodes to a fixed depth and Elo in games, one taken away (or added)
@@ -112,6 +115,7 @@ fn main() -> ExitCode {
         Some(Command::Tree(args)) => tree::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Ablate(args)) => ablate::run(&args),
+        Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Bench { depth, hash, threads, variant, json }) => {
             bench(depth, hash as usize, threads as usize, &variant, json)
         }

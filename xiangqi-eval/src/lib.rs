@@ -43,6 +43,7 @@ mod accumulator;
 mod bits;
 mod cache;
 mod evaluator;
+pub mod nnue;
 mod score;
 mod weights;
 
