@@ -448,10 +448,20 @@ pub fn write_pgn(games: &[GameRecord], notation: Notation) -> String {
         if !body.is_empty() {
             out.push(' ');
         }
-        out.push_str(result.as_deref().unwrap_or("*"));
+        out.push_str(result_token(result.as_deref()));
         out.push('\n');
     }
     out
+}
+
+/// The result as PGN's termination marker: `1-0`, `0-1`, `1/2-1/2` or `*` (Chinese words such as 红胜 mapped).
+fn result_token(result: Option<&str>) -> &'static str {
+    match result.map(str::trim) {
+        Some("1-0" | "红胜" | "紅勝" | "红方胜") => "1-0",
+        Some("0-1" | "黑胜" | "黑勝" | "黑方胜") => "0-1",
+        Some("1/2-1/2" | "½-½" | "和" | "和棋" | "和局") => "1/2-1/2",
+        _ => "*",
+    }
 }
 
 fn comment_text(c: &str) -> String {
