@@ -267,6 +267,8 @@ pub fn chart(path: &Path, title: &str, record: &GameRecord, evals: &[PositionEva
     c.configure_mesh()
         .x_desc("ply (moves of both sides)")
         .y_desc("evaluation, Red's view (mate = ±1000)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:+.0}"))
         .draw()
         .map_err(|e| fail(&e))?;
     c.draw_series(LineSeries::new([(0.0, 0.0), (plies, 0.0)], BLACK.mix(0.4))).map_err(|e| fail(&e))?;

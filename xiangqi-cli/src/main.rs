@@ -1,4 +1,5 @@
-//! The `xiangqi` command: perft, moves, eval, game, search, compare, tree, bench, match, uci and show.
+//! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, bench, match, uci and
+//! show.
 
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
