@@ -19,6 +19,10 @@ pub struct GameArgs {
     /// The moves played, in UCI notation, separated by spaces.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// Replay and judge every game of a record file instead: PGN (Chinese, WXF, ICCS or UCI notation; UTF-8 or
+    /// GBK) or XQF. Each game's tags are printed, then the result and the rule that decided it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "fen"])]
+    pub pgn: Option<std::path::PathBuf>,
     /// Print one JSON object: `result` (red, black, draw or ongoing), `reason`, `plies` and more.
     #[arg(long)]
     pub json: bool,
@@ -61,7 +65,7 @@ fn replay(args: &GameArgs) -> Result<Outcome, Box<dyn std::error::Error>> {
     Ok(Outcome { game, unplayed: 0 })
 }
 
-fn result_word(result: Option<GameResult>) -> &'static str {
+pub(crate) fn result_word(result: Option<GameResult>) -> &'static str {
     match result {
         None => "ongoing",
         Some(r) => match r.winner {
@@ -73,7 +77,7 @@ fn result_word(result: Option<GameResult>) -> &'static str {
 }
 
 /// One sentence saying what decided the game.
-fn detail(result: Option<GameResult>) -> String {
+pub(crate) fn detail(result: Option<GameResult>) -> String {
     let Some(r) = result else { return "the game goes on".to_string() };
     let loser = r.winner.map(|w| !w);
     let cycle = r.ruling.cycle;
@@ -123,6 +127,9 @@ fn json_report(game: &Game, unplayed: usize) -> serde_json::Value {
 
 /// Runs the command.
 pub fn run(args: &GameArgs) -> CmdResult {
+    if let Some(path) = &args.pgn {
+        return crate::records::run_game_file(args, path);
+    }
     let Outcome { game, unplayed } = replay(args)?;
     let result = game.result();
     let plies = game.plies();
@@ -155,7 +162,14 @@ mod tests {
     use super::*;
 
     fn args(fen: &str, moves: &str) -> GameArgs {
-        GameArgs { fen: fen.to_string(), moves: moves.to_string(), json: true, no_material_draw: false, lenient: false }
+        GameArgs {
+            fen: fen.to_string(),
+            moves: moves.to_string(),
+            pgn: None,
+            json: true,
+            no_material_draw: false,
+            lenient: false,
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The `xiangqi` command: perft, moves, eval, game, search, compare, tree, bench, match, ablate, uci and show.
+//! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, bench, match, ablate,
+//! datagen, uci and show.
 
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -7,11 +8,13 @@ use std::time::Instant;
 use xiangqi_core::{Position, START_FEN};
 
 mod ablate;
+mod analyze;
 mod args;
 mod datagen;
 mod eval;
 mod game;
 mod matches;
+mod records;
 mod search;
 mod tree;
 
@@ -57,8 +60,12 @@ enum Command {
     },
     /// Evaluate a position statically, with a breakdown by term and side.
     Eval(eval::EvalArgs),
-    /// Replay a game and say whether it is over, who won, and by which rule.
+    /// Replay a game (or every game of a PGN or XQF file) and say whether it is over, who won, and by which rule.
     Game(game::GameArgs),
+    /// Convert a game record (PGN in any notation and encoding, or XQF) to PGN in a chosen notation and encoding.
+    Convert(records::ConvertArgs),
+    /// Evaluate every position of a game with the engine: PGN with evaluations, best lines and marks, and a chart.
+    Analyze(analyze::AnalyzeArgs),
     /// Search a position with one variant and print the best move, score, PV and statistics.
     Search(search::SearchArgs),
     /// Search a position with several variants and compare scores, nodes and time.
@@ -110,6 +117,8 @@ fn main() -> ExitCode {
         Some(Command::Show { fen }) => show(&fen),
         Some(Command::Eval(args)) => eval::run(&args),
         Some(Command::Game(args)) => game::run(&args),
+        Some(Command::Convert(args)) => records::convert(&args),
+        Some(Command::Analyze(args)) => analyze::run(&args),
         Some(Command::Search(args)) => search::run(&args),
         Some(Command::Compare(args)) => search::compare(&args),
         Some(Command::Tree(args)) => tree::run(&args),

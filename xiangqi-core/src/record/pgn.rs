@@ -31,7 +31,8 @@ pub struct PgnFile {
 }
 
 impl PgnFile {
-    /// The notation most of the file's games were written in (`None` for a file without moves).
+    /// The notation most of the file's games were written in, a tie going to the earlier of [`Notation::ALL`]
+    /// (`None` for a file without moves).
     pub fn notation(&self) -> Option<Notation> {
         let mut counts = [0usize; 4];
         for g in self.games.iter().flatten() {
@@ -448,10 +449,20 @@ pub fn write_pgn(games: &[GameRecord], notation: Notation) -> String {
         if !body.is_empty() {
             out.push(' ');
         }
-        out.push_str(result.as_deref().unwrap_or("*"));
+        out.push_str(result_token(result.as_deref()));
         out.push('\n');
     }
     out
+}
+
+/// The result as PGN's termination marker: `1-0`, `0-1`, `1/2-1/2` or `*` (Chinese words such as 红胜 mapped).
+fn result_token(result: Option<&str>) -> &'static str {
+    match result.map(str::trim) {
+        Some("1-0" | "红胜" | "紅勝" | "红方胜") => "1-0",
+        Some("0-1" | "黑胜" | "黑勝" | "黑方胜") => "0-1",
+        Some("1/2-1/2" | "½-½" | "和" | "和棋" | "和局") => "1/2-1/2",
+        _ => "*",
+    }
 }
 
 fn comment_text(c: &str) -> String {
@@ -530,6 +541,10 @@ mod tests {
         assert_eq!(two.main_line(), vec!["a1a8".parse().unwrap()]);
         assert_eq!(two.notation, Some(Notation::Wxf));
         assert_eq!(two.result.as_deref(), Some("*"));
+        // One game in UCI, one in WXF: a tie goes to the earlier of `Notation::ALL`; a third game in UCI decides.
+        assert_eq!(file.notation(), Some(Notation::Wxf));
+        let more = format!("{text}\n[Event \"three\"]\n1. h2e2 *\n");
+        assert_eq!(read(&more).notation(), Some(Notation::Uci));
         // Variations skipped on request.
         let skipped = read_pgn(text.as_bytes(), &ReadOptions { keep_variations: false });
         assert!(skipped.games[0].as_ref().unwrap().moves[2].variations.is_empty());

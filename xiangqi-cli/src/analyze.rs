@@ -1,0 +1,395 @@
+//! `xiangqi analyze FILE`: the engine evaluates every position of a game's main line; the game comes back as PGN
+//! with each move's evaluation and the engine's best line in comments, and marks for the moves that lose score,
+//! plus an SVG chart of the evaluation over the game.
+//!
+//! A move's loss is what the mover's score drops from the engine's best in the position before the move to the
+//! engine's evaluation after it (0 when the move played is the engine's choice). Scores are in the evaluator's
+//! units (a soldier is worth 45 to 125, a horse 420, a chariot about 900) and capped at ±1000, a mate counting as
+//! 1000. The marks, after PGN's custom: `?!` inaccuracy from [`INACCURACY`] (50), `?` mistake from [`MISTAKE`]
+//! (100), `??` blunder from [`BLUNDER`] (300).
+
+use crate::records::{load, write_text};
+use crate::{args, CmdResult};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use xiangqi_core::record::{write_pgn, GameRecord, Notation, TextEncoding};
+use xiangqi_core::{Color, Move, Position};
+use xiangqi_search::{Limits, Score, SearchPool, TranspositionTable, VariantSpec, MATE_BOUND};
+
+/// A move losing at least this much (evaluator units) is an inaccuracy, `?!`.
+pub const INACCURACY: i32 = 50;
+/// A move losing at least this much is a mistake, `?`.
+pub const MISTAKE: i32 = 100;
+/// A move losing at least this much is a blunder, `??`.
+pub const BLUNDER: i32 = 300;
+/// Scores are capped at this for losses and the chart; a mate counts as this much.
+pub const CAP: i32 = 1000;
+
+/// Arguments of `xiangqi analyze`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Marks by the mover's loss of score against the engine's best move (evaluator units: a soldier \
+                        45-125, a horse 420, a chariot about 900; scores capped at +-1000, a mate counting 1000): \
+                        ?! inaccuracy from 50, ? mistake from 100, ?? blunder from 300."
+)]
+pub struct AnalyzeArgs {
+    /// The game record: PGN (any notation, UTF-8 or GBK) or XQF.
+    pub file: PathBuf,
+    /// Search time per position, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = args::range::<u64>(1, 3_600_000), allow_hyphen_values = true)]
+    pub movetime: u64,
+    /// Search each position to this depth instead of for a time (reproducible from run to run).
+    #[arg(long, conflicts_with = "movetime", value_parser = args::range::<u32>(1, 40), allow_hyphen_values = true)]
+    pub depth: Option<u32>,
+    /// Which game of the file to analyze, from 1.
+    #[arg(long, default_value_t = 1, value_parser = args::range::<usize>(1, 1_000_000), allow_hyphen_values = true)]
+    pub game: usize,
+    /// Write the annotated game here (default: standard output).
+    #[arg(long, value_name = "OUT.pgn")]
+    pub out: Option<PathBuf>,
+    /// Draw the evaluation over the game, with the marks, as an SVG chart in this file.
+    #[arg(long, value_name = "CHART.svg")]
+    pub svg: Option<PathBuf>,
+    /// Notation of the annotated game: chinese, wxf, iccs or uci (default: the notation it was read in; Chinese
+    /// for XQF).
+    #[arg(long)]
+    pub notation: Option<Notation>,
+    /// Text encoding of the annotated game: utf8 or gbk.
+    #[arg(long, default_value = "utf8")]
+    pub encoding: TextEncoding,
+    /// Transposition table size in MB (kept from one position to the next).
+    #[arg(long, default_value_t = 16, value_parser = args::range::<u64>(1, 4096), allow_hyphen_values = true)]
+    pub hash: u64,
+}
+
+/// The engine's view of one position of the game.
+#[derive(Clone, Debug)]
+pub struct PositionEval {
+    /// The score for the side to move, as the search returned it.
+    pub score: Score,
+    /// The score from Red's view, capped at ±[`CAP`].
+    pub red: i32,
+    /// The engine's best move (none when the side to move has no move).
+    pub best: Option<Move>,
+    /// The engine's line from the position.
+    pub pv: Vec<Move>,
+    /// The depth reached.
+    pub depth: u32,
+}
+
+/// A score for the side to move, capped at ±[`CAP`].
+fn capped(score: Score) -> i32 {
+    if score.abs() >= MATE_BOUND {
+        CAP * score.signum()
+    } else {
+        score.clamp(-CAP, CAP)
+    }
+}
+
+/// The mark for a loss, if it reaches a threshold.
+pub fn mark(loss: i32) -> Option<&'static str> {
+    match loss {
+        l if l >= BLUNDER => Some("??"),
+        l if l >= MISTAKE => Some("?"),
+        l if l >= INACCURACY => Some("?!"),
+        _ => None,
+    }
+}
+
+/// The loss of each move of the main line: the mover's best score before it minus its score after it (capped),
+/// 0 for the engine's own choice.
+pub fn losses(record: &GameRecord, evals: &[PositionEval]) -> Vec<i32> {
+    record
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, rm)| {
+            if evals[i].best == Some(rm.mv) {
+                return 0;
+            }
+            let best = capped(evals[i].score);
+            let after = -capped(evals[i + 1].score);
+            (best - after).max(0)
+        })
+        .collect()
+}
+
+/// Searches every position of the main line (the start, and after each move), calling `progress(done, total)`
+/// after each.
+pub fn evaluate(
+    record: &GameRecord,
+    limits: &Limits,
+    hash_mb: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<PositionEval>, Box<dyn std::error::Error>> {
+    let spec: VariantSpec = xiangqi_cli::uci::DEFAULT_VARIANT.parse().map_err(|e| format!("{e}"))?;
+    let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
+    let pool = SearchPool::new(1)?;
+    let mut pos = record.start.clone();
+    let total = record.moves.len() + 1;
+    let mut evals = Vec::with_capacity(total);
+    for i in 0..total {
+        let e = if pos.has_legal_move() {
+            let r = xiangqi_cli::engine::search_threads(&spec, &pos, limits, tt.clone(), None, &pool, &mut |_| {});
+            PositionEval { score: r.score, red: 0, best: r.best_move, pv: r.pv, depth: r.depth }
+        } else {
+            // Mated or stalemated: in xiangqi both lose.
+            PositionEval { score: -xiangqi_search::MATE, red: 0, best: None, pv: Vec::new(), depth: 0 }
+        };
+        let red = if pos.turn() == Color::Red { capped(e.score) } else { -capped(e.score) };
+        evals.push(PositionEval { red, ..e });
+        progress(i + 1, total);
+        if let Some(rm) = record.moves.get(i) {
+            pos.make_move(rm.mv);
+        }
+    }
+    Ok(evals)
+}
+
+/// A score from Red's view as text: `+35`, or `#3` / `#-3` for a mate in 3 moves for Red / for Black.
+fn red_text(score: Score, turn: Color) -> String {
+    let red = if turn == Color::Red { score } else { -score };
+    if red.abs() >= MATE_BOUND {
+        let moves = (xiangqi_search::MATE - red.abs() + 1) / 2;
+        format!("#{}", if red > 0 { moves } else { -moves })
+    } else {
+        format!("{red:+}")
+    }
+}
+
+/// A line of moves from `pos` in `notation` (stopping at a move that is not legal there).
+fn line_text(pos: &Position, line: &[Move], notation: Notation, max: usize) -> String {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for &m in line.iter().take(max) {
+        if !pos.is_legal(m) {
+            break;
+        }
+        out.push(pos.move_text(m, notation));
+        pos.make_move(m);
+    }
+    out.join(" ")
+}
+
+/// The game with the engine's comments and marks added to its main line.
+pub fn annotate(record: &GameRecord, evals: &[PositionEval], notation: Notation, how: &str) -> GameRecord {
+    let mut out = record.clone();
+    out.set_tag("Annotator", &format!("xiangqi analyze ({how})"));
+    let losses = losses(record, evals);
+    let mut pos = record.start.clone();
+    for (i, rm) in out.moves.iter_mut().enumerate() {
+        let (before, after) = (&evals[i], &evals[i + 1]);
+        let turn_after = !pos.turn();
+        let mut text = if after.best.is_none() {
+            let mut next = pos.clone();
+            next.make_move(rm.mv);
+            (if next.in_check() { "checkmate" } else { "stalemate: no legal move" }).to_string()
+        } else {
+            format!("{} d{}", red_text(after.score, turn_after), after.depth)
+        };
+        match before.best {
+            Some(best) if best == rm.mv => text.push_str(", the engine's choice"),
+            Some(best) => {
+                text.push_str(&format!(
+                    "; best {} {}: {}",
+                    pos.move_text(best, notation),
+                    red_text(before.score, pos.turn()),
+                    line_text(&pos, &before.pv, notation, 8)
+                ));
+            }
+            None => {}
+        }
+        if losses[i] > 0 {
+            text.push_str(&format!("; loss {}", losses[i]));
+        }
+        rm.comments.push(text);
+        if let Some(m) = mark(losses[i]) {
+            rm.mark = Some(m.to_string());
+        }
+        pos.make_move(rm.mv);
+    }
+    if let Some(last) = evals.last() {
+        if !last.pv.is_empty() {
+            let line = line_text(&pos, &last.pv, notation, 8);
+            if let Some(rm) = out.moves.last_mut() {
+                rm.comments.push(format!("the engine goes on: {line}"));
+            }
+        }
+    }
+    out
+}
+
+/// How many moves of each side got each mark, and the side's average loss.
+pub fn summary(record: &GameRecord, evals: &[PositionEval]) -> String {
+    let losses = losses(record, evals);
+    let mut pos = record.start.clone();
+    let mut rows = [(0usize, 0i64, [0usize; 3]); 2];
+    for (rm, &loss) in record.moves.iter().zip(&losses) {
+        let side = pos.turn().index();
+        rows[side].0 += 1;
+        rows[side].1 += i64::from(loss);
+        match mark(loss) {
+            Some("?!") => rows[side].2[0] += 1,
+            Some("?") => rows[side].2[1] += 1,
+            Some(_) => rows[side].2[2] += 1,
+            None => {}
+        }
+        pos.make_move(rm.mv);
+    }
+    let mut out = String::new();
+    for (color, (moves, total, marks)) in [Color::Red, Color::Black].into_iter().zip(rows) {
+        let avg = if moves > 0 { total as f64 / moves as f64 } else { 0.0 };
+        out.push_str(&format!(
+            "{color}: {moves} moves, {} inaccuracies (?!), {} mistakes (?), {} blunders (??), average loss {avg:.1}\n",
+            marks[0], marks[1], marks[2]
+        ));
+    }
+    out
+}
+
+/// Draws the evaluation (Red's view) over the game, with each marked move's point coloured by its mark.
+pub fn chart(path: &Path, title: &str, record: &GameRecord, evals: &[PositionEval]) -> CmdResult {
+    use plotters::prelude::*;
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write the chart {}: {e}", path.display());
+    let losses = losses(record, evals);
+    let plies = evals.len().saturating_sub(1).max(1) as f64;
+    let root = SVGBackend::new(path, (1000, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let mut c = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(14)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..plies, -(CAP as f64) * 1.05..(CAP as f64) * 1.05)
+        .map_err(|e| fail(&e))?;
+    c.configure_mesh()
+        .x_desc("ply (moves of both sides)")
+        .y_desc("evaluation, Red's view (mate = ±1000)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:+.0}"))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    c.draw_series(LineSeries::new([(0.0, 0.0), (plies, 0.0)], BLACK.mix(0.4))).map_err(|e| fail(&e))?;
+    let points: Vec<(f64, f64)> = evals.iter().enumerate().map(|(i, e)| (i as f64, f64::from(e.red))).collect();
+    let red_line = ShapeStyle { color: RGBColor(180, 30, 30).to_rgba(), filled: true, stroke_width: 2 };
+    c.draw_series(LineSeries::new(points.iter().copied(), red_line))
+        .map_err(|e| fail(&e))?
+        .label("evaluation")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red_line));
+    for (name, sign, color) in [
+        ("inaccuracy ?! (loss >= 50)", "?!", RGBColor(230, 190, 0)),
+        ("mistake ? (loss >= 100)", "?", RGBColor(240, 120, 0)),
+        ("blunder ?? (loss >= 300)", "??", RGBColor(200, 0, 0)),
+    ] {
+        let marked: Vec<(f64, f64)> =
+            losses.iter().enumerate().filter(|&(_, &l)| mark(l) == Some(sign)).map(|(i, _)| points[i + 1]).collect();
+        c.draw_series(marked.iter().map(|&p| Circle::new(p, 6, color.filled())))
+            .map_err(|e| fail(&e))?
+            .label(format!("{name}: {}", marked.len()))
+            .legend(move |(x, y)| Circle::new((x + 10, y), 5, color.filled()));
+    }
+    c.configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))?;
+    Ok(())
+}
+
+/// Runs `xiangqi analyze`.
+pub fn run(args: &AnalyzeArgs) -> CmdResult {
+    let loaded = load(&args.file)?;
+    let count = loaded.games.len();
+    let record = match loaded.games.into_iter().nth(args.game - 1) {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => return Err(format!("{}: {e}", args.file.display()).into()),
+        None => {
+            return Err(format!("{} has {count} game(s); there is no game {}", args.file.display(), args.game).into())
+        }
+    };
+    let limits = match args.depth {
+        Some(d) => Limits { depth: Some(d), iterative: true, ..Limits::default() },
+        None => Limits { movetime: Some(Duration::from_millis(args.movetime)), ..Limits::default() },
+    };
+    let how = match args.depth {
+        Some(d) => format!("engine, depth {d} per position"),
+        None => format!("engine, {} ms per position", args.movetime),
+    };
+    let tty = std::io::stderr().is_terminal();
+    let mut progress = |done: usize, total: usize| {
+        let line = format!("analyze: position {done}/{total} ({}%)", 100 * done / total);
+        if tty {
+            eprint!("\r{line}");
+        } else if done == total || done % 10 == 1 {
+            eprintln!("{line}");
+        }
+    };
+    let evals = evaluate(&record, &limits, args.hash as usize, &mut progress)?;
+    if tty {
+        eprintln!();
+    }
+    let notation = args.notation.or(record.notation).unwrap_or(Notation::Chinese);
+    let annotated = annotate(&record, &evals, notation, &how);
+    let text = write_pgn(std::slice::from_ref(&annotated), notation);
+    let summary = summary(&record, &evals);
+    match &args.out {
+        Some(path) => {
+            write_text(path, &text, args.encoding)?;
+            write!(std::io::stdout().lock(), "{summary}")?;
+        }
+        None => {
+            write_text(Path::new("-"), &text, args.encoding)?;
+            eprint!("{summary}");
+        }
+    }
+    if let Some(svg) = &args.svg {
+        let names = match (record.tag("Red"), record.tag("Black")) {
+            (Some(r), Some(b)) if !r.is_empty() && !b.is_empty() => format!("{r} - {b}"),
+            _ => args.file.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        };
+        chart(svg, &format!("{names}: evaluation by ply ({how})"), &record, &evals)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_by_threshold() {
+        assert_eq!(
+            [0, 49, 50, 99, 100, 299, 300, 2000].map(mark),
+            [None, None, Some("?!"), Some("?!"), Some("?"), Some("?"), Some("??"), Some("??")]
+        );
+        assert_eq!(capped(xiangqi_search::MATE - 3), CAP);
+        assert_eq!(capped(-xiangqi_search::MATE + 4), -CAP);
+        assert_eq!(capped(-1500), -CAP);
+        assert_eq!(red_text(xiangqi_search::MATE - 3, Color::Black), "#-2");
+        assert_eq!(red_text(-40, Color::Black), "+40");
+    }
+
+    #[test]
+    fn a_move_that_hangs_a_chariot_is_a_blunder() {
+        // Red's chariot on b5 can take the undefended black chariot on b7; instead Red plays a quiet king move
+        // and Black takes Red's chariot instead: the loss is a chariot.
+        let pos = Position::from_fen("4k4/9/1r7/9/1R7/9/9/9/9/3K5 w").unwrap();
+        let mut record = GameRecord::new(pos.clone());
+        for m in ["d0d1", "b7b5"] {
+            let mv = m.parse().unwrap();
+            record.moves.push(xiangqi_core::record::RecordMove::new(mv));
+        }
+        let evals = evaluate(&record, &Limits::depth(4), 1, &mut |_, _| {}).unwrap();
+        assert_eq!(evals[0].best, Some("b5b7".parse().unwrap()));
+        let l = losses(&record, &evals);
+        assert!(l[0] >= BLUNDER, "{l:?}");
+        let annotated = annotate(&record, &evals, Notation::Iccs, "test");
+        assert_eq!(annotated.moves[0].mark.as_deref(), Some("??"));
+        assert!(annotated.moves[0].comments[0].contains("best B5-B7"), "{:?}", annotated.moves[0].comments);
+    }
+}
