@@ -1,7 +1,8 @@
 //! # xiangqi-cli: the `xiangqi` binary, and the glue it is built from
 //!
 //! The binary (`xiangqi perft | moves | show | eval | game | convert | analyze | search | compare | tree | bench |
-//! match | ablate | datagen | uci`) lives in `main.rs`; run without arguments it speaks UCI ([`uci`]), as GUIs expect. This library
+//! match | ablate | datagen | uci`) lives in `main.rs`; run without arguments it speaks UCI ([`uci`]), as GUIs
+//! expect. This library
 //! holds the pieces that join the independent crates, so that benchmarks and other tools reuse them instead of
 //! writing them again: [`engine::EngineEval`] puts the default evaluator of `xiangqi-eval` behind the search's
 //! `Evaluator` trait, with its incremental accumulator kept in step by the search; [`bench`](mod@bench) is the
