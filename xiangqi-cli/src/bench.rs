@@ -1,6 +1,7 @@
 //! `xiangqi bench`: the engine searches a fixed set of positions to a fixed depth. The total node count is the
 //! search's signature (a snapshot in the tests), so every change to the search shows up as a reviewed change.
 
+use crate::engine::EvalChoice;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;
@@ -41,6 +42,17 @@ pub struct BenchResult {
 /// Runs the bench: each position searched to `depth` with a cleared `hash_mb` table and `threads` threads; an error
 /// when the table cannot be allocated.
 pub fn bench(spec: &VariantSpec, depth: u32, hash_mb: usize, threads: usize) -> Result<BenchResult, String> {
+    bench_with(&EvalChoice::engine_default(), spec, depth, hash_mb, threads)
+}
+
+/// [`bench`] with the evaluator `eval`.
+pub fn bench_with(
+    eval: &EvalChoice,
+    spec: &VariantSpec,
+    depth: u32,
+    hash_mb: usize,
+    threads: usize,
+) -> Result<BenchResult, String> {
     let tt = Arc::new(TranspositionTable::try_new(hash_mb).map_err(|e| e.to_string())?);
     let pool = xiangqi_search::SearchPool::new(threads).map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     // Faulted in before the clock starts: bench measures the search, not the operating system.
@@ -52,7 +64,7 @@ pub fn bench(spec: &VariantSpec, depth: u32, hash_mb: usize, threads: usize) -> 
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         tt.clear();
         let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
-        let r = crate::engine::search_threads(spec, &pos, &limits, tt.clone(), None, &pool, &mut |_| {});
+        let r = crate::engine::search_threads_with(eval, spec, &pos, &limits, tt.clone(), None, &pool, &mut |_| {});
         nodes.push(r.stats.nodes());
         best.push(r.best_move.map_or("(none)".to_owned(), |m| m.to_string()));
     }

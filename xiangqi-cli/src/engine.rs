@@ -1,29 +1,91 @@
-//! The default evaluator behind the search's `Evaluator` trait.
+//! The engine's evaluators (handcrafted or neural) behind the search's `Evaluator` trait.
 
 use std::fmt::Write as _;
+use std::path::Path;
 use std::sync::Arc;
 use xiangqi_core::{Color, Move, Position};
-use xiangqi_eval::{Accumulator, EvalCache, Evaluator, Score as TermScore, Term, Trace};
+use xiangqi_eval::nnue::{LoadError, Network, NnueStack};
+use xiangqi_eval::{Accumulator, EvalCache, Evaluate, Evaluator, Score as TermScore, Term, Trace};
 use xiangqi_search::record::Recorder;
 use xiangqi_search::{
     Limits, RunSetup, Score, SearchMemory, SearchPool, SearchResult, TranspositionTable, VariantSpec,
 };
 
-/// The search's view of the default evaluator, with the incremental accumulator kept in step by the search's
-/// make/unmake hooks, and full evaluations remembered in an [`EvalCache`]. The cache only saves time: every value
-/// it returns is the one the evaluator would compute, so searches visit the same nodes with or without it.
+/// Which evaluation a search uses: the handcrafted evaluator, or a neural network (shared by all threads).
+///
+/// The choice is made once per search: [`EngineEval`] matches on it in each call, a branch that always goes the
+/// same way, and every call inside is static.
+#[derive(Debug, Clone, Default)]
+pub enum EvalChoice {
+    /// The handcrafted evaluator of `xiangqi-eval` ([`Evaluator`]).
+    #[default]
+    Handcrafted,
+    /// A neural network ([`Network`]).
+    Nnue(Arc<Network>),
+}
+
+impl EvalChoice {
+    /// What the engine plays with when nothing else is asked for.
+    pub fn engine_default() -> EvalChoice {
+        EvalChoice::Handcrafted
+    }
+
+    /// A network read from `path`.
+    pub fn load(path: &Path) -> Result<EvalChoice, LoadError> {
+        Ok(EvalChoice::Nnue(Arc::new(Network::load(path)?)))
+    }
+
+    /// `handcrafted`, or `nnue` with the network's hidden size and hash.
+    pub fn describe(&self) -> String {
+        match self {
+            EvalChoice::Handcrafted => "handcrafted".to_owned(),
+            EvalChoice::Nnue(net) => format!("nnue (hidden {}, hash {:016x})", net.hidden(), net.hash()),
+        }
+    }
+
+    /// The static evaluation of `pos` for the side to move, from scratch.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            EvalChoice::Handcrafted => Evaluator::default().evaluate(pos),
+            EvalChoice::Nnue(net) => net.evaluate(pos),
+        }
+    }
+}
+
+/// The state of the evaluation in use. The handcrafted accumulator stays inline, as it was before the network
+/// came: the search's hottest path is not given a pointer to follow.
+#[allow(clippy::large_enum_variant)]
+enum State {
+    Handcrafted { eval: Evaluator, acc: Accumulator },
+    Nnue { net: Arc<Network>, stack: NnueStack },
+}
+
+/// The search's view of the engine's evaluator (handcrafted or neural, see [`EvalChoice`]), with its incremental
+/// state (the handcrafted accumulator, or the network's accumulators) kept in step by the search's make/unmake
+/// hooks, and full evaluations remembered in an [`EvalCache`]. The cache only saves time: every value it returns
+/// is the one the evaluator would compute, so searches visit the same nodes with or without it.
 pub struct EngineEval {
-    eval: Evaluator,
-    acc: Accumulator,
+    state: State,
     cache: EvalCache,
 }
 
 impl EngineEval {
-    /// The default evaluator, its accumulator set to `pos`.
+    /// The handcrafted evaluator, its accumulator set to `pos`.
     pub fn new(pos: &Position) -> EngineEval {
-        let eval = Evaluator::default();
-        let acc = Accumulator::new(&eval, pos);
-        EngineEval { eval, acc, cache: EvalCache::default() }
+        EngineEval::with(&EvalChoice::Handcrafted, pos)
+    }
+
+    /// The evaluator `choice` names, its incremental state set to `pos`.
+    pub fn with(choice: &EvalChoice, pos: &Position) -> EngineEval {
+        let state = match choice {
+            EvalChoice::Handcrafted => {
+                let eval = Evaluator::default();
+                let acc = Accumulator::new(&eval, pos);
+                State::Handcrafted { eval, acc }
+            }
+            EvalChoice::Nnue(net) => State::Nnue { net: net.clone(), stack: NnueStack::new(net, pos) },
+        };
+        EngineEval { state, cache: EvalCache::default() }
     }
 
     /// The full evaluation, from the cache when the position was met before.
@@ -33,7 +95,10 @@ impl EngineEval {
         if let Some(v) = self.cache.probe(key) {
             return v;
         }
-        let v = self.eval.evaluate_with(pos, &self.acc);
+        let v = match &mut self.state {
+            State::Handcrafted { eval, acc } => eval.evaluate_with(pos, acc),
+            State::Nnue { net, stack } => stack.evaluate(net, pos),
+        };
         self.cache.store(key, v);
         v
     }
@@ -47,33 +112,46 @@ impl xiangqi_search::Evaluator<Position> for EngineEval {
 
     #[inline(always)]
     fn evaluate_in_window(&mut self, pos: &Position, alpha: Score, beta: Score) -> Score {
-        match self.eval.lazy_bound(pos, &self.acc, alpha, beta) {
-            Some(bound) => bound,
-            None => self.full(pos),
+        if let State::Handcrafted { eval, acc } = &self.state {
+            if let Some(bound) = eval.lazy_bound(pos, acc, alpha, beta) {
+                return bound;
+            }
         }
+        self.full(pos)
     }
 
     #[inline(always)]
     fn on_make(&mut self, pos: &Position, m: Move) {
-        self.acc.make(&self.eval, pos, m);
+        match &mut self.state {
+            State::Handcrafted { eval, acc } => acc.make(eval, pos, m),
+            State::Nnue { stack, .. } => stack.make(pos, m),
+        }
     }
 
     #[inline(always)]
     fn on_unmake(&mut self) {
-        self.acc.unmake();
+        match &mut self.state {
+            State::Handcrafted { acc, .. } => acc.unmake(),
+            State::Nnue { stack, .. } => stack.unmake(),
+        }
     }
 }
 
-/// One search of `pos` by `spec` with the default evaluator, on the calling thread.
+/// One search of `pos` by `spec` with the engine's default evaluator, on the calling thread.
 ///
-/// The generic searcher is instantiated for the default evaluator here, once: the binary, the benches and the
+/// The generic searcher is instantiated for [`EngineEval`] here, once: the binary, the benches and the
 /// UCI loop call these functions rather than naming the generic searcher themselves, each of which would compile
 /// every variant of the search again.
 pub fn search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
-    spec.run(pos.clone(), EngineEval::new(pos), limits)
+    search_with(&EvalChoice::engine_default(), spec, pos, limits)
 }
 
-/// A Lazy SMP search of `pos` by `spec` with the default evaluator on the threads of `pool` sharing `tt`
+/// [`search`] with the evaluator `eval`.
+pub fn search_with(eval: &EvalChoice, spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
+    spec.run(pos.clone(), EngineEval::with(eval, pos), limits)
+}
+
+/// A Lazy SMP search of `pos` by `spec` with the engine's default evaluator on the threads of `pool` sharing `tt`
 /// ([`SearchPool::search`]), starting from and keeping what earlier searches of the game learnt about move
 /// ordering in `memory` (none: a fresh search), calling `on_iteration` after each iteration.
 pub fn search_threads(
@@ -85,12 +163,28 @@ pub fn search_threads(
     pool: &SearchPool,
     on_iteration: &mut (dyn FnMut(&SearchResult<Move>) + Send),
 ) -> SearchResult<Move> {
-    pool.search(spec, pos, EngineEval::new, limits, tt, memory, on_iteration)
+    search_threads_with(&EvalChoice::engine_default(), spec, pos, limits, tt, memory, pool, on_iteration)
 }
 
-/// One search of `pos` by `spec` with the default evaluator, recorded node by node (`xiangqi tree`).
+/// [`search_threads`] with the evaluator `eval`.
+#[allow(clippy::too_many_arguments)]
+pub fn search_threads_with(
+    eval: &EvalChoice,
+    spec: &VariantSpec,
+    pos: &Position,
+    limits: &Limits,
+    tt: Arc<TranspositionTable>,
+    memory: Option<Arc<SearchMemory>>,
+    pool: &SearchPool,
+    on_iteration: &mut (dyn FnMut(&SearchResult<Move>) + Send),
+) -> SearchResult<Move> {
+    pool.search(spec, pos, |p: &Position| EngineEval::with(eval, p), limits, tt, memory, on_iteration)
+}
+
+/// One search of `pos` by `spec` with the engine's default evaluator, recorded node by node (`xiangqi tree`).
 pub fn search_recorded(spec: &VariantSpec, pos: &Position, limits: &Limits) -> (SearchResult<Move>, Recorder<Move>) {
-    spec.run_observed::<_, _, Recorder<Move>>(pos.clone(), EngineEval::new(pos), limits, &RunSetup::default(), |_| {})
+    let eval = EngineEval::with(&EvalChoice::engine_default(), pos);
+    spec.run_observed::<_, _, Recorder<Move>>(pos.clone(), eval, limits, &RunSetup::default(), |_| {})
 }
 
 /// The total from Red's view.

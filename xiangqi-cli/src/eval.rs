@@ -3,8 +3,8 @@
 use crate::CmdResult;
 use serde_json::{json, Map, Value};
 use std::io::Write;
-use xiangqi_cli::engine::{red_view, trace_table};
-use xiangqi_core::Color;
+use xiangqi_cli::engine::{red_view, trace_table, EvalChoice};
+use xiangqi_core::{Color, Position};
 use xiangqi_eval::{Evaluator, Score, Term, Trace};
 
 /// Arguments of `xiangqi eval`.
@@ -17,17 +17,42 @@ pub struct EvalArgs {
     /// from Red's view).
     #[arg(long)]
     pub json: bool,
+    /// The evaluator (the breakdown by term is the handcrafted evaluator's; a network gives its total only).
+    #[command(flatten)]
+    pub eval: crate::evalopt::EvalOpts,
 }
 
 /// Runs the command.
 pub fn run(args: &EvalArgs) -> CmdResult {
     let pos = crate::parse_fen(&args.fen)?;
+    if let choice @ EvalChoice::Nnue(_) = args.eval.choice()? {
+        return nnue_eval(&choice, &pos, args.json);
+    }
     let trace = Evaluator::default().trace(&pos);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&pos.fen(), &trace))?)?;
     } else {
         write!(out, "{}", trace_table(&pos.fen(), &trace))?;
+    }
+    Ok(())
+}
+
+/// The network's evaluation: for the side to move and from Red's view.
+fn nnue_eval(choice: &EvalChoice, pos: &Position, json: bool) -> CmdResult {
+    let total = choice.evaluate(pos);
+    let red = if pos.turn() == Color::Red { total } else { -total };
+    let mut out = std::io::stdout().lock();
+    if json {
+        let obj = json!({
+            "fen": pos.fen(), "side_to_move": pos.turn().to_string(), "evaluator": choice.describe(),
+            "total": total, "total_red": red,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&obj)?)?;
+    } else {
+        writeln!(out, "Position: {}", pos.fen())?;
+        writeln!(out, "Evaluator: {}", choice.describe())?;
+        writeln!(out, "Evaluation: {total:+} for {} (side to move), {red:+} from Red's view", pos.turn())?;
     }
     Ok(())
 }
@@ -64,7 +89,6 @@ fn to_json(fen: &str, t: &Trace) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xiangqi_core::Position;
 
     #[test]
     fn json_has_total_and_every_term() {
@@ -94,9 +118,9 @@ mod tests {
 
     #[test]
     fn a_bad_fen_is_an_error() {
-        let args = EvalArgs { fen: "rnbakabnr/9 w".into(), json: false };
+        let args = EvalArgs { fen: "rnbakabnr/9 w".into(), json: false, eval: Default::default() };
         assert!(run(&args).is_err());
-        let args = EvalArgs { fen: "4k4/9/9/9/9/9/9/9/9/4K4 w".into(), json: true };
+        let args = EvalArgs { fen: "4k4/9/9/9/9/9/9/9/9/4K4 w".into(), json: true, eval: Default::default() };
         let err = run(&args).unwrap_err().to_string();
         assert!(err.contains("face"), "{err}");
     }

@@ -12,6 +12,7 @@ mod analyze;
 mod args;
 mod datagen;
 mod eval;
+mod evalopt;
 mod game;
 mod matches;
 mod records;
@@ -89,6 +90,9 @@ enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// The evaluator.
+        #[command(flatten)]
+        eval: evalopt::EvalOpts,
     },
     /// Generate training data for the neural evaluation from the engine's games against itself.
     Datagen(datagen::DatagenArgs),
@@ -125,8 +129,8 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Ablate(args)) => ablate::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
-        Some(Command::Bench { depth, hash, threads, variant, json }) => {
-            bench(depth, hash as usize, threads as usize, &variant, json)
+        Some(Command::Bench { depth, hash, threads, variant, json, eval }) => {
+            bench(depth, hash as usize, threads as usize, &variant, json, &eval)
         }
         Some(Command::Uci) | None => {
             xiangqi_cli::uci::run_stdio();
@@ -220,9 +224,10 @@ fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, j
     Ok(())
 }
 
-fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool) -> CmdResult {
+fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool, eval: &evalopt::EvalOpts) -> CmdResult {
     let spec: xiangqi_search::VariantSpec = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
-    let r = xiangqi_cli::bench::bench(&spec, depth, hash, threads)?;
+    let choice = eval.choice()?;
+    let r = xiangqi_cli::bench::bench_with(&choice, &spec, depth, hash, threads)?;
     let secs = r.elapsed.as_secs_f64();
     let nps = if secs > 0.0 { (r.total as f64 / secs) as u64 } else { 0 };
     let mut out = std::io::stdout().lock();
@@ -230,6 +235,7 @@ fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool) -> 
         let obj = serde_json::json!({
             "depth": depth, "threads": threads, "hash": hash, "variant": spec.to_string(),
             "nodes": r.total, "positions": r.nodes, "best_moves": r.best, "seconds": secs, "nps": nps,
+            "eval": choice.describe(),
         });
         writeln!(out, "{obj}")?;
     } else {

@@ -39,6 +39,9 @@ pub struct SearchArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// The evaluator.
+    #[command(flatten)]
+    pub eval: crate::evalopt::EvalOpts,
 }
 
 /// Arguments of `xiangqi compare`.
@@ -137,6 +140,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     }
     let pos = parse_fen(&args.fen)?;
     let spec = parse_variant(&args.variant)?;
+    let choice = args.eval.choice()?;
     let limits = Limits {
         depth: if args.nodes.is_none() && args.movetime.is_none() { Some(args.depth.unwrap_or(4)) } else { None },
         nodes: args.nodes,
@@ -150,9 +154,9 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         // Fault the table in before the clock starts, so that a large one does not slow the search down.
         tt.prefault();
         let pool = xiangqi_search::SearchPool::new(args.threads as usize)?;
-        xiangqi_cli::engine::search_threads(&spec, &pos, &limits, tt, None, &pool, &mut |_| {})
+        xiangqi_cli::engine::search_threads_with(&choice, &spec, &pos, &limits, tt, None, &pool, &mut |_| {})
     } else {
-        run_search(&spec, &pos, &limits)
+        xiangqi_cli::engine::search_with(&choice, &spec, &pos, &limits)
     };
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
     let best = r.best_move.map_or("(none)".to_owned(), |m| m.to_string());

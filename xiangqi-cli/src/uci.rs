@@ -42,7 +42,7 @@
 //! - `quit` (or `bye`) is answered with `bye`.
 //! - `d` and `eval` as in UCI (they are this engine's, not the specification's).
 
-use crate::engine::{search_threads, trace_table};
+use crate::engine::{search_threads_with, trace_table, EvalChoice};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -101,6 +101,20 @@ pub struct Settings {
     pub variant_text: String,
     /// How `position fen` checks its FEN (option `Lenient`: load the setups of rule books and studies).
     pub validation: Validation,
+    /// Option `Use NNUE`: search with the network (when one is loaded) instead of the handcrafted evaluator.
+    pub use_nnue: bool,
+    /// The network of option `EvalFile`, with the file's name as given.
+    pub network: Option<(String, Arc<xiangqi_eval::nnue::Network>)>,
+}
+
+impl Settings {
+    /// The evaluator searches use: the network when `Use NNUE` is on and one is loaded, else the handcrafted one.
+    pub fn eval_choice(&self) -> EvalChoice {
+        match (&self.network, self.use_nnue) {
+            (Some((_, net)), true) => EvalChoice::Nnue(net.clone()),
+            _ => EvalChoice::Handcrafted,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -113,6 +127,8 @@ impl Default for Settings {
             variant: DEFAULT_VARIANT.parse().expect("the default variant parses"),
             variant_text: DEFAULT_VARIANT.to_owned(),
             validation: Validation::Strict,
+            use_nnue: false,
+            network: None,
         }
     }
 }
@@ -486,6 +502,10 @@ impl Uci {
         for l in trace_table(&self.pos.fen(), &trace).lines() {
             self.out.line(l);
         }
+        if let choice @ EvalChoice::Nnue(_) = self.settings.eval_choice() {
+            let v = choice.evaluate(&self.pos);
+            self.out.line(&format!("NNUE evaluation: {v:+} for {} (side to move), searches use it", self.pos.turn()));
+        }
     }
 
     fn uci(&self) {
@@ -499,6 +519,8 @@ impl Uci {
         self.out.line("option name Ponder type check default false");
         self.out.line("option name Lenient type check default false");
         self.out.line(&format!("option name Variant type string default {DEFAULT_VARIANT}"));
+        self.out.line("option name Use NNUE type check default false");
+        self.out.line("option name EvalFile type string default <empty>");
         self.out.line("uciok");
     }
 
@@ -555,6 +577,37 @@ impl Uci {
                 }
                 Some(Err(e)) => Err(e.to_string()),
                 None => Err("option Variant needs a value".to_owned()),
+            },
+            "use nnue" => match value {
+                Some("true") => {
+                    self.settings.use_nnue = true;
+                    if self.settings.network.is_none() {
+                        self.out.line("info string no network loaded yet (option EvalFile): the handcrafted evaluator stays until one is");
+                    }
+                    Ok(())
+                }
+                Some("false") => {
+                    self.settings.use_nnue = false;
+                    Ok(())
+                }
+                Some(v) => Err(format!("option Use NNUE: {:?} is not true or false", clip(v, 40))),
+                None => Err("option Use NNUE needs a value".to_owned()),
+            },
+            "evalfile" => match value {
+                Some(path) => match xiangqi_eval::nnue::Network::load(std::path::Path::new(path)) {
+                    Ok(net) => {
+                        self.out.line(&format!(
+                            "info string loaded network {} (hidden {}, hash {:016x})",
+                            clip(path, 200),
+                            net.hidden(),
+                            net.hash()
+                        ));
+                        self.settings.network = Some((path.to_owned(), Arc::new(net)));
+                        Ok(())
+                    }
+                    Err(e) => Err(format!("{e}; the evaluator is unchanged")),
+                },
+                None => Err("option EvalFile needs a value".to_owned()),
             },
             _ => Err(format!("unknown option {:?}", clip(name, 40))),
         };
@@ -633,6 +686,7 @@ impl Uci {
             start: Some(start),
         };
         let pos = self.pos.clone();
+        let eval = self.settings.eval_choice();
         let mut spec = self.settings.variant;
         spec.options.multipv = self.settings.multipv;
         let draw_offer = Arc::new(AtomicBool::new(style.draw_offer));
@@ -651,7 +705,9 @@ impl Uci {
         let released = stop_requested.clone();
         let handle = std::thread::spawn(move || {
             let result =
-                search_threads(&spec, &pos, &limits, tt.clone(), memory, &pool, &mut |r: &SearchResult<Move>| {
+                search_threads_with(&eval, &spec, &pos, &limits, tt.clone(), memory, &pool, &mut |r: &SearchResult<
+                    Move,
+                >| {
                     if style.ucci {
                         report_ucci(&out, r, &sig, start)
                     } else {
