@@ -193,6 +193,34 @@ impl Record {
         (self.features(self.stm), self.features(self.stm ^ 1))
     }
 
+    /// The position as FEN (no move counters are stored: they read `0 1`).
+    pub fn fen(&self) -> String {
+        let mut out = String::with_capacity(64);
+        for rank in (0..10).rev() {
+            let mut empty = 0;
+            for file in 0..9 {
+                match self.piece(rank * 9 + file) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(p.char());
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(if self.stm == 0 { " w - - 0 1" } else { " b - - 0 1" });
+        out
+    }
+
     /// The result as a fraction for the side to move: 0 loss, 0.5 draw, 1 win.
     pub fn result01(&self) -> f32 {
         f32::from(self.result) / 2.0
@@ -358,6 +386,9 @@ mod tests {
         assert_eq!(rec.code(84), 9);
         assert_eq!(rec.piece(84), Some(Piece::new(Color::Black, PieceKind::King)));
         assert_eq!((0..90).filter(|&i| rec.code(i) != 0).count(), 3);
+        assert_eq!(rec.fen(), "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1");
+        let start = Record::from_position(&Position::startpos(), 0, 1);
+        assert_eq!(Position::from_fen(&start.fen()).unwrap().fen(), Position::startpos().fen());
     }
 
     #[test]
