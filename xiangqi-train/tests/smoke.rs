@@ -1,0 +1,134 @@
+//! The training smoke test (feature `train`): a few thousand positions from random legal playouts, scored by the
+//! handcrafted evaluator, a short training run, then the written network file read back.
+#![cfg(feature = "train")]
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use xiangqi_core::Position;
+use xiangqi_eval::Evaluator;
+use xiangqi_train::data::{read_records, write_records, Record};
+use xiangqi_train::net::{file_len, QuantNet, HEADER_BYTES, NET_MAGIC};
+use xiangqi_train::train::{float_loss, train, Event, FirstLayer, Options};
+
+/// Positions of random legal playouts (up to 120 plies, not in check), scored by the handcrafted evaluator. The
+/// playouts rarely end, so the result is read from the score: a win above +150, a loss below -150, else a draw.
+fn playout_records(count: usize, seed: u64) -> Vec<Record> {
+    let eval = Evaluator::default();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::startpos();
+        for ply in 0..120 {
+            let moves = xiangqi_movegen::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[rng.random_range(0..moves.len())]);
+            if ply >= 4 && !pos.in_check() && out.len() < count {
+                let score = eval.evaluate(&pos);
+                let result = if score > 150 {
+                    2
+                } else if score < -150 {
+                    0
+                } else {
+                    1
+                };
+                out.push(Record::from_position(&pos, score, result));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn training_lowers_the_loss_and_writes_a_readable_network() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-train-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("smoke.bin");
+    write_records(&data, &playout_records(6000, 5)).unwrap();
+    let records = read_records(&data, None).unwrap();
+    assert_eq!(records.len(), 6000);
+
+    let opts = Options {
+        hidden: 32,
+        epochs: 6,
+        batch: 256,
+        lr: 0.005,
+        lr_step: 4,
+        lr_drop: 0.3,
+        lambda: 0.3,
+        seed: 9,
+        validation: 0.1,
+        report_every: 5,
+        first_layer: FirstLayer::Sparse,
+    };
+    let mut epochs = Vec::new();
+    let mut progress = 0;
+    let outcome = train(records, &opts, |ev| match ev {
+        Event::Progress { loss, positions_per_second, .. } => {
+            assert!(loss.is_finite() && *positions_per_second > 0.0);
+            progress += 1;
+        }
+        Event::Epoch { train_loss, validation_loss, .. } => epochs.push((*train_loss, *validation_loss)),
+    })
+    .unwrap();
+    assert_eq!(epochs.len(), 6);
+    assert!(progress >= 6, "{progress} progress reports");
+    assert_eq!(outcome.split, (5400, 600));
+    let first_train = epochs[0].0;
+    let (last_train, last_val) = *epochs.last().unwrap();
+    let start = outcome.initial_validation_loss;
+    eprintln!("validation loss {start:.5} -> {last_val:.5}; train loss {first_train:.5} -> {last_train:.5}");
+    assert!(last_val < 0.7 * start, "validation loss {start} -> {last_val}");
+    assert!(last_train < first_train, "training loss {first_train} -> {last_train}");
+
+    // candle's forward pass and the crate's own float network agree on the held-out loss.
+    let reference = float_loss(&outcome.net, &outcome.validation, opts.lambda);
+    assert!((reference - last_val).abs() < 1e-4, "candle {last_val}, reference {reference}");
+
+    // The weights stay clipped.
+    let net = &outcome.net;
+    assert!(net.w1.iter().chain(&net.b1).chain(&net.w2).all(|w| w.abs() <= 1.98));
+
+    // The network file: header fields, exact length, and the integer evaluation following the float one.
+    let out = dir.join("smoke.nnue");
+    let mut q = net.quantize();
+    q.hash = 0x1234_5678_9abc_def0;
+    q.write_atomic(&out).unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(bytes.len(), file_len(32));
+    assert_eq!(bytes.len(), HEADER_BYTES + 2 * (1260 * 32 + 32 + 64) + 4);
+    assert_eq!(&bytes[..8], NET_MAGIC);
+    let header: Vec<u32> = bytes[8..36].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(header, [1, 1260, 32, 1, 255, 64, 400]);
+    let parsed = QuantNet::parse(&bytes).unwrap();
+    assert_eq!(parsed, q);
+    let (mut err, mut size) = (0.0f32, 0.0f32);
+    for rec in &outcome.validation {
+        let float = net.evaluate(rec);
+        err += (float - parsed.evaluate(rec) as f32).abs();
+        size += float.abs();
+        // The perspective design: the colour-flipped twin scores the same.
+        assert_eq!(parsed.evaluate(rec), parsed.evaluate(&rec.flip_colors()));
+    }
+    let n = outcome.validation.len() as f32;
+    eprintln!(
+        "integer evaluation off the float one by {:.2} on average, evaluations {:.1} on average",
+        err / n,
+        size / n
+    );
+    assert!(
+        err < 0.03 * size,
+        "integer evaluation off the float one by {} on average (evaluations {})",
+        err / n,
+        size / n
+    );
+
+    // What it learnt points the right way: a chariot up scores above a chariot down (random playouts teach little
+    // about opening positions, so only the order is asserted).
+    let up = Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
+    let down = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN1 w - - 0 1").unwrap();
+    let (up, down) = (Record::from_position(&up, 0, 1), Record::from_position(&down, 0, 1));
+    assert!(parsed.evaluate(&up) > parsed.evaluate(&down), "{} vs {}", parsed.evaluate(&up), parsed.evaluate(&down));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
