@@ -26,6 +26,7 @@
 //! variants, the time control, the games' first index and their scores. A run started again with the same file
 //! reads it, continues each pairing at the next game (the next opening) and never plays a game twice.
 
+use crate::chart::thousands;
 use crate::matches::elo::{self, Pentanomial, Sprt, SprtState, Trinomial};
 use crate::matches::engine::{EngineConfig, EngineProcess, Protocol};
 use crate::matches::openings::{self, Opening};
@@ -734,19 +735,6 @@ fn json(
     })
 }
 
-/// `1234567` as `1,234,567`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn table(
     out: &mut impl Write,
     plan: &Plan,
@@ -920,14 +908,7 @@ fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -> CmdResult
         .map_err(|e| fail(&e))?
         .label("nodes without / with")
         .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], red.mix(0.6).filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(|e| fail(&e))?;
+    crate::chart::legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))?;
     Ok(())
 }

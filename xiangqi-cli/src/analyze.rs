@@ -290,13 +290,7 @@ pub fn chart(path: &Path, title: &str, record: &GameRecord, evals: &[PositionEva
             .label(format!("{name}: {}", marked.len()))
             .legend(move |(x, y)| Circle::new((x + 10, y), 5, color.filled()));
     }
-    c.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(|e| fail(&e))?;
+    crate::chart::legend(&mut c, SeriesLabelPosition::UpperLeft).map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))?;
     Ok(())
 }

@@ -10,6 +10,7 @@ use xiangqi_core::{Position, START_FEN};
 mod ablate;
 mod analyze;
 mod args;
+mod chart;
 mod datagen;
 mod eval;
 mod evalopt;

@@ -1,5 +1,6 @@
 //! `xiangqi search` and `xiangqi compare`: one variant with all its statistics, or several side by side.
 
+use crate::chart::thousands;
 use crate::{parse_fen, CmdResult};
 use serde_json::json;
 use std::io::Write;
@@ -364,35 +365,8 @@ fn plot_nodes(path: &std::path::Path, place: &str, curves: &[(String, Vec<(u32, 
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         branching.draw_series(be.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| fail(&e))?;
     }
-    nodes
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(|e| fail(&e))?;
-    branching
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(|e| fail(&e))?;
+    crate::chart::legend(&mut nodes, SeriesLabelPosition::UpperLeft).map_err(|e| fail(&e))?;
+    crate::chart::legend(&mut branching, SeriesLabelPosition::LowerRight).map_err(|e| fail(&e))?;
     root.present().map_err(|e| fail(&e))?;
     Ok(())
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
