@@ -1,7 +1,7 @@
 //! The neural evaluation (NNUE): a perspective network over piece-on-point features, in integers.
 //!
 //! # Features
-//! For a perspective `p` (Red or Black), a piece of colour `c` and kind `k` (index in [`PieceKind`] order) on square
+//! For a perspective `p` (Red or Black), a piece of colour `c` and kind `k` (index in [`PieceKind`](xiangqi_core::PieceKind) order) on square
 //! `s` is feature `((c == p ? 0 : 1) * 7 + k) * 90 + s'`, where `s' = s` for Red and, for Black, the square with its
 //! rank mirrored (`(9 - rank) * 9 + file`, files kept): each side sees the board from its own side. That makes
 //! [`INPUTS`] = 2 x 7 x 90 = 1260 inputs.
