@@ -45,7 +45,7 @@ pub fn bench(spec: &VariantSpec, depth: u32, hash_mb: usize, threads: usize) -> 
     bench_with(&EvalChoice::engine_default(), spec, depth, hash_mb, threads)
 }
 
-/// [`bench`] with the evaluator `eval`.
+/// [`bench()`] with the evaluator `eval`.
 pub fn bench_with(
     eval: &EvalChoice,
     spec: &VariantSpec,

@@ -10,7 +10,7 @@
 //! The file format (the trainer reads exactly this; `xiangqi_eval::nnue` documents the network side):
 //! an 8-byte magic `XQDATA01`, then records of [`RECORD_SIZE`] bytes: the board as 90 nibbles (square `i` in byte
 //! `i / 2`, the low nibble for even `i`; 0 empty, `1 + kind` for Red, `9 + kind` for Black, kinds in
-//! [`PieceKind`] order), the side to move (0 Red, 1 Black), the result for the side to move (0 loss, 1 draw, 2 win),
+//! [`PieceKind`](xiangqi_core::PieceKind) order), the side to move (0 Red, 1 Black), the result for the side to move (0 loss, 1 draw, 2 win),
 //! a zero byte, and the search score for the side to move as an `i16` little-endian, clamped to
 //! `-10000..=10000`.
 

@@ -13,6 +13,9 @@
 //! Material and piece-square sums can be kept incrementally by an [`Accumulator`] that the caller updates around
 //! make/unmake; [`Evaluator::evaluate`] is the from-scratch path and [`Evaluator::trace`] the breakdown.
 //!
+//! The neural evaluation is in [`nnue`]: a perspective network read from a file ([`nnue::Network`], which also
+//! implements [`Evaluate`]), with accumulators kept along a line of play by a [`nnue::NnueStack`].
+//!
 //! ```
 //! use xiangqi_core::{Position, Setup, Validation};
 //! use xiangqi_eval::{Accumulator, Evaluate, Evaluator, Term};

@@ -1,7 +1,7 @@
 //! The neural evaluation (NNUE): a perspective network over piece-on-point features, in integers.
 //!
 //! # Features
-//! For a perspective `p` (Red or Black), a piece of colour `c` and kind `k` (index in [`PieceKind`] order) on square
+//! For a perspective `p` (Red or Black), a piece of colour `c` and kind `k` (index in [`PieceKind`](xiangqi_core::PieceKind) order) on square
 //! `s` is feature `((c == p ? 0 : 1) * 7 + k) * 90 + s'`, where `s' = s` for Red and, for Black, the square with its
 //! rank mirrored (`(9 - rank) * 9 + file`, files kept): each side sees the board from its own side. That makes
 //! [`INPUTS`] = 2 x 7 x 90 = 1260 inputs.
@@ -366,54 +366,52 @@ impl Evaluate for Network {
     }
 }
 
-/// `acc += row`, chunk by chunk (wrapping: a trained network never comes near the limits of `i16`).
+/// `acc += row` (wrapping: a trained network never comes near the limits of `i16`). Every slice is cut to the same
+/// length first, so that the loop has no bounds checks and the compiler vectorizes it.
 #[inline(always)]
 fn add_row(acc: &mut [i16], row: &[i16]) {
-    for (a, r) in acc.chunks_exact_mut(CHUNK).zip(row.chunks_exact(CHUNK)) {
-        for i in 0..CHUNK {
-            a[i] = a[i].wrapping_add(r[i]);
-        }
+    let row = &row[..acc.len()];
+    for i in 0..acc.len() {
+        acc[i] = acc[i].wrapping_add(row[i]);
     }
 }
 
 /// `dst = src + add - sub`.
 #[inline(always)]
 fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
-    let chunks = dst
-        .chunks_exact_mut(CHUNK)
-        .zip(src.chunks_exact(CHUNK))
-        .zip(add.chunks_exact(CHUNK).zip(sub.chunks_exact(CHUNK)));
-    for ((d, s), (a, b)) in chunks {
-        for i in 0..CHUNK {
-            d[i] = s[i].wrapping_add(a[i]).wrapping_sub(b[i]);
-        }
+    let n = dst.len();
+    let (src, add, sub) = (&src[..n], &add[..n], &sub[..n]);
+    for i in 0..n {
+        dst[i] = src[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
     }
 }
 
 /// `dst = src + add - sub1 - sub2`.
 #[inline(always)]
 fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
-    let chunks = dst
-        .chunks_exact_mut(CHUNK)
-        .zip(src.chunks_exact(CHUNK))
-        .zip(add.chunks_exact(CHUNK).zip(sub1.chunks_exact(CHUNK).zip(sub2.chunks_exact(CHUNK))));
-    for ((d, s), (a, (b, c))) in chunks {
-        for i in 0..CHUNK {
-            d[i] = s[i].wrapping_add(a[i]).wrapping_sub(b[i]).wrapping_sub(c[i]);
-        }
+    let n = dst.len();
+    let (src, add, sub1, sub2) = (&src[..n], &add[..n], &sub1[..n], &sub2[..n]);
+    for i in 0..n {
+        dst[i] = src[i].wrapping_add(add[i]).wrapping_sub(sub1[i]).wrapping_sub(sub2[i]);
     }
 }
 
 /// `sum_j clamp(acc[j], 0, QA)^2 * w[j]`. The product `clamp * w` fits in `i16` (|w| <= 127), and the second
-/// product widens to `i32`: the multiply-add the compiler emits for 16-bit lanes.
+/// product is summed in adjacent pairs into `i32` lanes: the shape of the 16-bit multiply-add (`pmaddwd`) that the
+/// compiler emits even for the baseline x86-64 target.
 #[inline(always)]
 fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
-    let mut lanes = [0i32; CHUNK];
+    let mut lanes = [0i32; CHUNK / 2];
     for (a, w) in acc.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
+        let mut c = [0i16; CHUNK];
+        let mut cw = [0i16; CHUNK];
         for i in 0..CHUNK {
-            let c = a[i].clamp(0, QA as i16);
-            let cw = c.wrapping_mul(w[i]);
-            lanes[i] = lanes[i].wrapping_add(i32::from(cw) * i32::from(c));
+            c[i] = a[i].clamp(0, QA as i16);
+            cw[i] = c[i].wrapping_mul(w[i]);
+        }
+        for i in 0..CHUNK / 2 {
+            let pair = i32::from(cw[2 * i]) * i32::from(c[2 * i]) + i32::from(cw[2 * i + 1]) * i32::from(c[2 * i + 1]);
+            lanes[i] = lanes[i].wrapping_add(pair);
         }
     }
     lanes.iter().fold(0i32, |s, &l| s.wrapping_add(l))
