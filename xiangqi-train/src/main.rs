@@ -60,7 +60,7 @@ struct Args {
     /// Hidden neurons per perspective.
     #[arg(long, default_value_t = 256)]
     hidden: usize,
-    /// The seed of the initial weights, the validation split and the shuffles.
+    /// The seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Threads of the tensor library.
@@ -69,7 +69,7 @@ struct Args {
     /// Read at most this many positions.
     #[arg(long)]
     max_positions: Option<usize>,
-    /// The fraction of positions held out for the validation loss.
+    /// The fraction of positions held out for the validation loss: the last records (the last games written).
     #[arg(long, default_value_t = 0.02)]
     validation: f64,
     /// Print the running loss every this many batches (0: only per epoch).
@@ -134,7 +134,7 @@ fn run(args: Args) -> Result<(), String> {
         args.threads
     );
     let title = format!(
-        "xiangqi-train: {} positions ({}% held out), hidden {}, batch {}, lr {}, lambda {}",
+        "xiangqi-train: {} positions (last {}% held out), hidden {}, batch {}, lr {}, lambda {}",
         records.len(),
         opts.validation * 100.0,
         opts.hidden,

@@ -38,9 +38,10 @@ pub struct Options {
     pub lr_drop: f64,
     /// The weight of the game result in the target (the rest is the search score's win probability).
     pub lambda: f32,
-    /// The seed of the initial weights, the validation split and the shuffles.
+    /// The seed of the initial weights and the shuffles.
     pub seed: u64,
-    /// The fraction of positions held out for the validation loss.
+    /// The fraction of positions held out for the validation loss: the last records of the data, that is the last
+    /// games written.
     pub validation: f64,
     /// Report the running training loss every this many batches (0: only at the end of each epoch).
     pub report_every: usize,
@@ -369,7 +370,9 @@ pub fn train(mut records: Vec<Record>, opts: &Options, mut report: impl FnMut(&E
     let dev = Device::Cpu;
     let mut rng = StdRng::seed_from_u64(opts.seed);
     let model = Model::new(opts.hidden, &mut rng, &dev)?;
-    records.shuffle(&mut rng);
+    // The held-out positions are the last records, not a random sample: a data file grows by whole games, so they
+    // are the positions of the last games, and no position of the same game is in the training set (positions of
+    // one game share its result, which a network can learn game by game).
     let held = ((records.len() as f64 * opts.validation).round() as usize).clamp(1, records.len() - 1);
     let validation = records.split_off(records.len() - held);
     let train_set = &mut records;

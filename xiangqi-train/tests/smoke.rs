@@ -1,4 +1,4 @@
-//! The training smoke test (feature `train`): a few thousand positions from random legal playouts, scored by the
+//! The training smoke test (feature `train`): 20,000 positions from random legal playouts, scored by the
 //! handcrafted evaluator, a short training run, then the written network file read back.
 #![cfg(feature = "train")]
 
@@ -10,7 +10,7 @@ use xiangqi_train::data::{read_records, write_records, Record};
 use xiangqi_train::net::{file_len, QuantNet, HEADER_BYTES, NET_MAGIC};
 use xiangqi_train::train::{float_loss, train, Event, FirstLayer, Options};
 
-/// Positions of random legal playouts (up to 120 plies, not in check), scored by the handcrafted evaluator. The
+/// Positions of random legal playouts (up to 40 plies, not in check), scored by the handcrafted evaluator. The
 /// playouts rarely end, so the result is read from the score: a win above +150, a loss below -150, else a draw.
 fn playout_records(count: usize, seed: u64) -> Vec<Record> {
     let eval = Evaluator::default();
@@ -18,7 +18,7 @@ fn playout_records(count: usize, seed: u64) -> Vec<Record> {
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pos = Position::startpos();
-        for ply in 0..120 {
+        for ply in 0..40 {
             let moves = xiangqi_movegen::legal_moves(&pos);
             if moves.is_empty() {
                 break;
@@ -45,14 +45,14 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
     let dir = std::env::temp_dir().join(format!("xiangqi-train-smoke-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("smoke.bin");
-    write_records(&data, &playout_records(6000, 5)).unwrap();
+    write_records(&data, &playout_records(20_000, 5)).unwrap();
     let records = read_records(&data, None).unwrap();
-    assert_eq!(records.len(), 6000);
+    assert_eq!(records.len(), 20_000);
 
     let opts = Options {
         hidden: 32,
         epochs: 6,
-        batch: 256,
+        batch: 512,
         lr: 0.005,
         lr_step: 4,
         lr_drop: 0.3,
@@ -74,12 +74,12 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
     .unwrap();
     assert_eq!(epochs.len(), 6);
     assert!(progress >= 6, "{progress} progress reports");
-    assert_eq!(outcome.split, (5400, 600));
+    assert_eq!(outcome.split, (18_000, 2_000));
     let first_train = epochs[0].0;
     let (last_train, last_val) = *epochs.last().unwrap();
     let start = outcome.initial_validation_loss;
     eprintln!("validation loss {start:.5} -> {last_val:.5}; train loss {first_train:.5} -> {last_train:.5}");
-    assert!(last_val < 0.7 * start, "validation loss {start} -> {last_val}");
+    assert!(last_val < 0.5 * start, "validation loss {start} -> {last_val}");
     assert!(last_train < first_train, "training loss {first_train} -> {last_train}");
 
     // candle's forward pass and the crate's own float network agree on the held-out loss.
