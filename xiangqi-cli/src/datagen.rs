@@ -16,6 +16,8 @@
 
 use crate::args;
 use crate::CmdResult;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -65,24 +67,6 @@ pub struct DatagenArgs {
     /// No progress line on standard error.
     #[arg(long)]
     quiet: bool,
-}
-
-/// A small, fast generator (SplitMix64): the random plies need reproducibility, not quality.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// The nibble of a piece.
@@ -196,15 +180,15 @@ struct Work {
 }
 
 /// Plays one game and returns its records with the results filled in (nothing when the random plies end the game).
-fn play_game(work: &Work, tt: &Arc<TranspositionTable>, rng: &mut SplitMix) -> Vec<u8> {
+fn play_game(work: &Work, tt: &Arc<TranspositionTable>, rng: &mut StdRng) -> Vec<u8> {
     let openings = crate::matches::openings::builtin();
-    let mut game: Game = openings[rng.below(openings.len())].game();
+    let mut game: Game = openings[rng.random_range(0..openings.len())].game();
     for _ in 0..work.random_plies {
         let moves = game.position().legal_moves();
         if moves.is_empty() || game.is_over() {
             break;
         }
-        let m = moves[rng.below(moves.len())];
+        let m = moves[rng.random_range(0..moves.len())];
         game.push(m).expect("a legal move of a game that goes on");
     }
     tt.clear();
@@ -254,7 +238,8 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
     for t in 0..a.threads {
         let (work, stop, tx) = (work.clone(), stop.clone(), tx.clone());
         // Each worker's stream of games depends on the seed and its index only.
-        let mut rng = SplitMix(a.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (t + 1).wrapping_mul(0x9E37_79B9));
+        let mut rng =
+            StdRng::seed_from_u64(a.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (t + 1).wrapping_mul(0x9E37_79B9));
         let tt = Arc::new(TranspositionTable::try_new(work.hash).map_err(|e| e.to_string())?);
         handles.push(std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {

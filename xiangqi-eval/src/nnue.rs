@@ -54,6 +54,8 @@
 //! ```
 
 use crate::{Evaluate, EVAL_MAX};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use std::path::{Path, PathBuf};
 #[cfg(test)]
 use xiangqi_core::PieceKind;
@@ -195,24 +197,6 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     (side * 7 + piece.kind as usize) * 90 + s
 }
 
-/// A seeded generator (SplitMix64) for random networks.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `-r..=r`.
-    fn within(&mut self, r: i32) -> i32 {
-        (self.next() % (2 * r as u64 + 1)) as i32 - r
-    }
-}
-
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
@@ -300,12 +284,12 @@ impl Network {
     /// When `hidden` is not such a size.
     pub fn random(hidden: usize, seed: u64) -> Network {
         assert!(hidden > 0 && hidden <= MAX_HIDDEN && hidden % CHUNK == 0, "hidden size {hidden}");
-        let mut rng = SplitMix(seed);
-        let mut fill = |n: usize, r: i32| -> Box<[i16]> { (0..n).map(|_| rng.within(r) as i16).collect() };
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut fill = |n: usize, r: i32| -> Box<[i16]> { (0..n).map(|_| rng.random_range(-r..=r) as i16).collect() };
         let w1 = fill(INPUTS * hidden, 60);
         let b1 = fill(hidden, 120);
         let w2 = fill(2 * hidden, i32::from(MAX_OUTPUT_WEIGHT));
-        let b2 = rng.within(QA * QB);
+        let b2 = rng.random_range(-(QA * QB)..=QA * QB);
         Network { hidden, scale: DEFAULT_SCALE, hash: seed, w1, b1, w2, b2 }
     }
 
