@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use xiangqi_core::{Color, Piece, PieceKind, Position, Square};
+use xiangqi_core::{Color, Piece, PieceKind, Position, Setup, Square};
 
 /// The 8 bytes at the start of a data file.
 pub const DATA_MAGIC: &[u8; 8] = b"XQDATA01";
@@ -193,32 +193,15 @@ impl Record {
         (self.features(self.stm), self.features(self.stm ^ 1))
     }
 
-    /// The position as FEN (no move counters are stored: they read `0 1`).
+    /// The position as FEN (no move counters are stored: they read `0 1`), written by xiangqi-core's [`Setup`].
     pub fn fen(&self) -> String {
-        let mut out = String::with_capacity(64);
-        for rank in (0..10).rev() {
-            let mut empty = 0;
-            for file in 0..9 {
-                match self.piece(rank * 9 + file) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(p.char());
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out.push_str(if self.stm == 0 { " w - - 0 1" } else { " b - - 0 1" });
-        out
+        let setup = Setup {
+            board: std::array::from_fn(|i| self.piece(i)),
+            turn: if self.stm == 0 { Color::Red } else { Color::Black },
+            halfmoves: 0,
+            fullmoves: 1,
+        };
+        setup.to_string()
     }
 
     /// The result as a fraction for the side to move: 0 loss, 0.5 draw, 1 win.
