@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use xiangqi_core::{Position, Setup, Validation, START_FEN};
-use xiangqi_eval::{Accumulator, Evaluator};
+use xiangqi_eval::{Accumulator, Handcrafted};
 
 /// The start position and the positions of `xiangqi-movegen/tests/data/perft.txt`.
 const POSITIONS: &[&str] = &[
@@ -35,7 +35,7 @@ fn positions() -> Vec<Position> {
 }
 
 fn bench_eval(c: &mut Criterion) {
-    let eval = Evaluator::default();
+    let eval = Handcrafted::default();
     let positions = positions();
     let accs: Vec<Accumulator> = positions.iter().map(|p| Accumulator::new(&eval, p)).collect();
     let mut g = c.benchmark_group("eval");
@@ -53,7 +53,7 @@ fn bench_eval(c: &mut Criterion) {
 
 /// What a search does at each child: make the move (position and accumulator), evaluate, unmake.
 fn bench_make_eval_unmake(c: &mut Criterion) {
-    let eval = Evaluator::default();
+    let eval = Handcrafted::default();
     let mut positions = positions();
     let moves: Vec<_> = positions.iter().map(|p| p.legal_moves()).collect();
     let total: usize = moves.iter().map(Vec::len).sum();

@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use xiangqi_core::{Position, Setup, Validation, START_FEN};
 use xiangqi_eval::nnue::{Network, NnueStack};
-use xiangqi_eval::{Accumulator, Evaluate, Evaluator};
+use xiangqi_eval::{Accumulator, Evaluate, Handcrafted};
 
 const POSITIONS: &[&str] = &[
     START_FEN,
@@ -37,7 +37,7 @@ fn from_scratch(c: &mut Criterion) {
     let positions = positions();
     let mut g = c.benchmark_group("eval_from_scratch");
     g.throughput(Throughput::Elements(positions.len() as u64));
-    let hand = Evaluator::default();
+    let hand = Handcrafted::default();
     g.bench_function("handcrafted", |b| {
         b.iter(|| positions.iter().map(|p| hand.evaluate(black_box(p))).fold(0i32, i32::wrapping_add))
     });
@@ -56,7 +56,7 @@ fn make_evaluate_unmake(c: &mut Criterion) {
     let total: usize = moves.iter().map(Vec::len).sum();
     let mut g = c.benchmark_group("eval_children");
     g.throughput(Throughput::Elements(total as u64));
-    let hand = Evaluator::default();
+    let hand = Handcrafted::default();
     let mut accs: Vec<Accumulator> = positions.iter().map(|p| Accumulator::new(&hand, p)).collect();
     g.bench_function("handcrafted", |b| {
         b.iter(|| {

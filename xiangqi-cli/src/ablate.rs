@@ -10,7 +10,7 @@
 //! addition that needs another technique, `qsprune` needing `qs`, is measured on top of that one: `+qs+qsprune`
 //! against `+qs`). Each pairing compares the side *with* the technique against the side *without* it:
 //!
-//! - nodes: both searched on the bench positions ([`xiangqi_cli::bench::BENCH_FENS`]) to `--depth`, one thread,
+//! - nodes: both searched on the bench positions ([`xiangqi_search::bench::BENCH_FENS`]) to `--depth`, one thread,
 //!   a cleared table of `--hash` MB for each position, exactly as `xiangqi bench --variant V` (so the counts
 //!   reproduce exactly);
 //! - Elo: games between the two from the match's openings, each with both colours (game pair `k` starts from
@@ -480,7 +480,8 @@ fn node_part(plan: &Plan, depth: u32, hash: usize) -> Result<BTreeMap<String, No
         if out.contains_key(&name) {
             continue;
         }
-        let r = xiangqi_cli::bench::bench(&spec, depth, hash, 1)?;
+        let r = xiangqi_search::bench::bench(&spec, depth, hash, 1, xiangqi_eval::EngineEval::new)
+            .map_err(|e| e.to_string())?;
         eprintln!("nodes at depth {depth}: {}: {} in {:.2} s", short(&spec), r.total, r.elapsed.as_secs_f64());
         out.insert(name, Nodes { per_position: r.nodes, total: r.total, seconds: r.elapsed.as_secs_f64() });
     }

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use xiangqi_core::record::{write_pgn, GameRecord, Notation, TextEncoding};
 use xiangqi_core::{Color, Move, Position};
+use xiangqi_eval::EngineEval;
 use xiangqi_search::{Limits, Score, SearchPool, TranspositionTable, VariantSpec, MATE_BOUND};
 
 /// A move losing at least this much (evaluator units) is an inaccuracy, `?!`.
@@ -132,7 +133,7 @@ pub fn evaluate(
     let mut evals = Vec::with_capacity(total);
     for i in 0..total {
         let e = if pos.has_legal_move() {
-            let r = xiangqi_cli::engine::search_threads(&spec, &pos, limits, tt.clone(), None, &pool, &mut |_| {});
+            let r = pool.search(&spec, &pos, EngineEval::new, limits, tt.clone(), None, |_| {});
             PositionEval { score: r.score, red: 0, best: r.best_move, pv: r.pv, depth: r.depth }
         } else {
             // Mated or stalemated: in xiangqi both lose.

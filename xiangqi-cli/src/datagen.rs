@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-use xiangqi_cli::engine::EngineEval;
 use xiangqi_core::{Color, Game, Piece, Position, Square};
 #[cfg(test)]
 use xiangqi_core::{PieceKind, Setup, Validation};
+use xiangqi_eval::EngineEval;
 use xiangqi_search::{Limits, RunSetup, TranspositionTable, VariantSpec, MATE_BOUND};
 
 /// The file's magic: the first 8 bytes.

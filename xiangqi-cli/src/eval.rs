@@ -3,9 +3,8 @@
 use crate::CmdResult;
 use serde_json::{json, Map, Value};
 use std::io::Write;
-use xiangqi_cli::engine::{red_view, trace_table, EvalChoice};
 use xiangqi_core::{Color, Position};
-use xiangqi_eval::{Evaluator, Score, Term, Trace};
+use xiangqi_eval::{EvalChoice, Handcrafted, TaperedScore, Term, Trace};
 
 /// Arguments of `xiangqi eval`.
 #[derive(clap::Args)]
@@ -28,12 +27,12 @@ pub fn run(args: &EvalArgs) -> CmdResult {
     if let choice @ EvalChoice::Nnue(_) = args.eval.choice()? {
         return nnue_eval(&choice, &pos, args.json);
     }
-    let trace = Evaluator::default().trace(&pos);
+    let trace = Handcrafted::default().trace(&pos);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&pos.fen(), &trace))?)?;
     } else {
-        write!(out, "{}", trace_table(&pos.fen(), &trace))?;
+        write!(out, "{}", trace.table(&pos.fen()))?;
     }
     Ok(())
 }
@@ -57,7 +56,7 @@ fn nnue_eval(choice: &EvalChoice, pos: &Position, json: bool) -> CmdResult {
     Ok(())
 }
 
-fn score_json(s: Score) -> Value {
+fn score_json(s: TaperedScore) -> Value {
     json!({ "mg": s.mg, "eg": s.eg })
 }
 
@@ -79,7 +78,7 @@ fn to_json(fen: &str, t: &Trace) -> Value {
         "fen": fen,
         "side_to_move": t.turn.to_string(),
         "total": t.total,
-        "total_red": red_view(t),
+        "total_red": t.red_view(),
         "phase": t.phase,
         "phase_max": t.phase_max,
         "terms": terms,
@@ -93,7 +92,7 @@ mod tests {
     #[test]
     fn json_has_total_and_every_term() {
         let pos = Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
-        let t = Evaluator::default().trace(&pos);
+        let t = Handcrafted::default().trace(&pos);
         let v = to_json(&pos.fen(), &t);
         assert_eq!(v["total"], t.total);
         assert!(v["total"].as_i64().unwrap() < -700, "Black to move, a chariot down");
@@ -108,8 +107,8 @@ mod tests {
     #[test]
     fn table_names_every_term_and_the_total() {
         let pos = Position::startpos();
-        let t = Evaluator::default().trace(&pos);
-        let text = trace_table(&pos.fen(), &t);
+        let t = Handcrafted::default().trace(&pos);
+        let text = t.table(&pos.fen());
         for term in Term::ALL {
             assert!(text.contains(term.name()), "{text}");
         }

@@ -1,7 +1,7 @@
 //! The evaluator flags shared by `xiangqi search`, `bench` and `eval`: `--nnue FILE` or `--handcrafted`.
 
 use std::path::PathBuf;
-use xiangqi_cli::engine::EvalChoice;
+use xiangqi_eval::EvalChoice;
 
 /// Which evaluator a command uses.
 #[derive(clap::Args, Debug, Clone, Default)]

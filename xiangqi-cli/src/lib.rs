@@ -1,25 +1,34 @@
-//! # xiangqi-cli: the `xiangqi` binary, and the glue it is built from
+//! # xiangqi-cli: the `xiangqi` binary
 //!
 //! The binary (`xiangqi perft | moves | show | eval | game | convert | analyze | search | compare | tree | bench |
 //! match | ablate | datagen | uci`) lives in `main.rs`; run without arguments it speaks UCI ([`uci`]), as GUIs
-//! expect. This library
-//! holds the pieces that join the independent crates, so that benchmarks and other tools reuse them instead of
-//! writing them again: [`engine::EngineEval`] puts the default evaluator of `xiangqi-eval` behind the search's
-//! `Evaluator` trait, with its incremental accumulator kept in step by the search; [`bench`](mod@bench) is the
-//! fixed search behind `xiangqi bench` and its signature test. The other subcommands (`match` among them) live in
-//! the binary.
+//! expect. It is a front end: the engine itself (the `engine` composition, the table, the threads, time management,
+//! the handcrafted and the neural evaluator) is in the library crates, `xiangqi-search` and `xiangqi-eval`, which a
+//! program uses without this crate. This library holds the UCI loop, so that tests drive it in-process.
 //!
 //! ```
-//! use xiangqi_cli::engine::EngineEval;
-//! use xiangqi_core::Position;
-//! use xiangqi_search::{Limits, VariantSpec};
+//! use std::io::Write;
+//! use std::sync::{Arc, Mutex};
+//! use xiangqi_cli::uci::{Output, Uci};
 //!
-//! let pos = Position::startpos();
-//! let spec: VariantSpec = "pvs+qs+order".parse().unwrap();
-//! let r = spec.run(pos.clone(), EngineEval::new(&pos), &Limits::depth(3));
-//! assert!(pos.is_legal(r.best_move.unwrap()));
+//! #[derive(Clone, Default)]
+//! struct Sink(Arc<Mutex<Vec<u8>>>);
+//! impl Write for Sink {
+//!     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+//!         self.0.lock().unwrap().write(b)
+//!     }
+//!     fn flush(&mut self) -> std::io::Result<()> {
+//!         Ok(())
+//!     }
+//! }
+//!
+//! let sink = Sink::default();
+//! let mut uci = Uci::new(Output::new(sink.clone()));
+//! uci.feed(b"position startpos moves h2e2\n");
+//! uci.feed(b"go depth 3\n");
+//! uci.feed(b"isready\n"); // answered when the search is done
+//! let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+//! assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 //! ```
 
-pub mod bench;
-pub mod engine;
 pub mod uci;

@@ -77,7 +77,7 @@ enum Command {
     /// Search the bench positions to a fixed depth: the total node count is the search's signature.
     Bench {
         /// Depth of each search.
-        #[arg(long, default_value_t = xiangqi_cli::bench::BENCH_DEPTH, value_parser = args::range::<u32>(1, 40), allow_hyphen_values = true)]
+        #[arg(long, default_value_t = xiangqi_search::bench::BENCH_DEPTH, value_parser = args::range::<u32>(1, 40), allow_hyphen_values = true)]
         depth: u32,
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16, value_parser = args::range::<u64>(1, 32768), allow_hyphen_values = true)]
@@ -228,7 +228,8 @@ fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, j
 fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool, eval: &evalopt::EvalOpts) -> CmdResult {
     let spec: xiangqi_search::VariantSpec = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
     let choice = eval.choice()?;
-    let r = xiangqi_cli::bench::bench_with(&choice, &spec, depth, hash, threads)?;
+    let r =
+        xiangqi_search::bench::bench(&spec, depth, hash, threads, |p: &xiangqi_core::Position| choice.for_search(p))?;
     let secs = r.elapsed.as_secs_f64();
     let nps = if secs > 0.0 { (r.total as f64 / secs) as u64 } else { 0 };
     let mut out = std::io::stdout().lock();

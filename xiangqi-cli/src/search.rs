@@ -6,6 +6,7 @@ use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
 use xiangqi_core::{Move, Position, START_FEN};
+use xiangqi_eval::EvalChoice;
 use xiangqi_search::{Limits, Score, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
 
 /// Arguments of `xiangqi search`.
@@ -130,7 +131,7 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
 
 /// Runs `spec` on `pos` with the default evaluator.
 pub fn run_search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
-    xiangqi_cli::engine::search(spec, pos, limits)
+    spec.run(pos.clone(), EvalChoice::engine_default().for_search(pos), limits)
 }
 
 /// Runs the `search` command.
@@ -155,9 +156,9 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         // Fault the table in before the clock starts, so that a large one does not slow the search down.
         tt.prefault();
         let pool = xiangqi_search::SearchPool::new(args.threads as usize)?;
-        xiangqi_cli::engine::search_threads_with(&choice, &spec, &pos, &limits, tt, None, &pool, &mut |_| {})
+        pool.search(&spec, &pos, |p: &Position| choice.for_search(p), &limits, tt, None, |_| {})
     } else {
-        xiangqi_cli::engine::search_with(&choice, &spec, &pos, &limits)
+        spec.run(pos.clone(), choice.for_search(&pos), &limits)
     };
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
     let best = r.best_move.map_or("(none)".to_owned(), |m| m.to_string());

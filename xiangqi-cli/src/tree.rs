@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use xiangqi_core::{Color, Move, START_FEN};
 use xiangqi_search::record::{DotOptions, Recorder, View, DEFAULT_CAPACITY};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
-use xiangqi_search::{Game, Limits, MoveList, RunSetup, SearchResult, VariantSpec};
+use xiangqi_search::{GameTree, Limits, MoveBuf, RunSetup, SearchResult, VariantSpec};
 
 /// Whose point of view windows and values are drawn from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -70,7 +70,7 @@ fn format_of(path: &Path) -> Result<Format, String> {
 
 /// The height of a synthetic tree: the longest path from the root to a leaf.
 fn height(tree: &mut Tree) -> u32 {
-    let mut moves = MoveList::new();
+    let mut moves = MoveBuf::new();
     tree.generate(false, &mut moves);
     let mut h = 0;
     for m in moves {
@@ -162,7 +162,14 @@ pub fn run(args: &TreeArgs) -> CmdResult {
     } else {
         let pos = parse_fen(&args.fen)?;
         let depth = args.depth.unwrap_or(2);
-        let (result, rec) = xiangqi_cli::engine::search_recorded(&spec, &pos, &Limits::depth(depth));
+        let eval = xiangqi_eval::EngineEval::new(&pos);
+        let (result, rec) = spec.run_observed::<_, _, Recorder<Move>>(
+            pos.clone(),
+            eval,
+            &Limits::depth(depth),
+            &xiangqi_search::RunSetup::default(),
+            |_| {},
+        );
         let side = if pos.turn() == Color::Red { "Red" } else { "Black" };
         opts.title = format!("{spec}, depth {depth}, on {}\nthe root player (MAX) is {side}", pos.fen());
         let line = summary(&rec, &result, Move::to_string);

@@ -42,17 +42,17 @@
 //! - `quit` (or `bye`) is answered with `bye`.
 //! - `d` and `eval` as in UCI (they are this engine's, not the specification's).
 
-use crate::engine::{search_threads_with, trace_table, EvalChoice};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move, Position, Validation};
+use xiangqi_eval::EvalChoice;
 use xiangqi_search::tt::Bound;
 use xiangqi_search::{
-    Game, Limits, Score, SearchMemory, SearchPool, SearchResult, Signals, TranspositionTable, VariantSpec, MATE,
-    MATE_BOUND,
+    Clock, GameTree, Limits, Score, SearchMemory, SearchPool, SearchResult, Signals, TranspositionTable, VariantSpec,
+    MATE, MATE_BOUND,
 };
 
 /// Engine name sent in `id name`.
@@ -290,13 +290,10 @@ impl Go {
             Color::Black => (self.btime, self.binc.unwrap_or(0)),
         };
         let Some(time) = time else { return (None, None) };
-        let overhead = overhead.as_millis() as u64;
-        let mtg = self.movestogo.unwrap_or(30).clamp(1, 50);
-        let safe = (time.saturating_sub(overhead) as f64 * 0.8) as u64;
-        let available = time.saturating_add(inc.saturating_mul(mtg - 1)).saturating_sub(overhead * (mtg + 1));
-        let soft = (available / mtg).min(safe).max(1);
-        let hard = soft.saturating_mul(4).min(safe).max(1);
-        (Some(ms(soft)), Some(ms(hard)))
+        let moves_to_go = self.movestogo.map(|n| n.min(u64::from(u32::MAX)) as u32);
+        let clock = Clock { time: ms(time), increment: ms(inc), moves_to_go };
+        let (soft, hard) = clock.allocate(overhead);
+        (Some(soft), Some(hard))
     }
 }
 
@@ -498,8 +495,8 @@ impl Uci {
 
     /// `eval`: the evaluation's breakdown by term.
     fn eval(&self) {
-        let trace = xiangqi_eval::Evaluator::default().trace(&self.pos);
-        for l in trace_table(&self.pos.fen(), &trace).lines() {
+        let trace = xiangqi_eval::Handcrafted::default().trace(&self.pos);
+        for l in trace.table(&self.pos.fen()).lines() {
             self.out.line(l);
         }
         if let choice @ EvalChoice::Nnue(_) = self.settings.eval_choice() {
@@ -681,7 +678,7 @@ impl Uci {
             root_moves: style
                 .root_moves
                 .as_ref()
-                .map(|r| r.iter().map(|&m| <Position as Game>::encode_move(m)).collect()),
+                .map(|r| r.iter().map(|&m| <Position as GameTree>::encode_move(m)).collect()),
             mate: go.mate,
             start: Some(start),
         };
@@ -704,16 +701,14 @@ impl Uci {
         let stop_requested = Arc::new(AtomicBool::new(false));
         let released = stop_requested.clone();
         let handle = std::thread::spawn(move || {
-            let result =
-                search_threads_with(&eval, &spec, &pos, &limits, tt.clone(), memory, &pool, &mut |r: &SearchResult<
-                    Move,
-                >| {
-                    if style.ucci {
-                        report_ucci(&out, r, &sig, start)
-                    } else {
-                        report(&out, r, &sig, &tt, start)
-                    }
-                });
+            let make_eval = |p: &Position| eval.for_search(p);
+            let result = pool.search(&spec, &pos, make_eval, &limits, tt.clone(), memory, |r: &SearchResult<Move>| {
+                if style.ucci {
+                    report_ucci(&out, r, &sig, start)
+                } else {
+                    report(&out, r, &sig, &tt, start)
+                }
+            });
             // Under `go infinite` or `go ponder`, bestmove waits for stop (or ponderhit, for ponder).
             while wait_for_stop
                 && !released.load(Ordering::Relaxed)

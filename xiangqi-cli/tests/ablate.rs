@@ -4,14 +4,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use xiangqi_cli::engine::EngineEval;
 use xiangqi_core::Position;
+use xiangqi_eval::EngineEval;
 use xiangqi_search::{Limits, VariantSpec};
 
 const XQ: &str = env!("CARGO_BIN_EXE_xiangqi");
 
 /// The bench positions (the node part searches them).
-const FENS: &[&str] = xiangqi_cli::bench::BENCH_FENS;
+const FENS: &[&str] = xiangqi_search::bench::BENCH_FENS;
 
 /// A fresh directory for one test.
 fn temp_dir(name: &str) -> PathBuf {

@@ -2,7 +2,8 @@
 //! position). Any change to the search or the evaluation changes it; a changed snapshot is a decision to review.
 
 use std::process::Command;
-use xiangqi_cli::bench::{bench, BENCH_DEPTH};
+use xiangqi_eval::EngineEval;
+use xiangqi_search::bench::{bench, BENCH_DEPTH, BENCH_FENS};
 use xiangqi_search::VariantSpec;
 
 #[test]
@@ -26,8 +27,8 @@ fn bench_signature() {
 fn single_thread_search_is_reproducible() {
     // Same positions, depth and hash size: the same node counts and moves, run after run.
     let spec: VariantSpec = "engine".parse().unwrap();
-    let a = bench(&spec, 6, 4, 1).unwrap();
-    let b = bench(&spec, 6, 4, 1).unwrap();
+    let a = bench(&spec, 6, 4, 1, EngineEval::new).unwrap();
+    let b = bench(&spec, 6, 4, 1, EngineEval::new).unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best, b.best);
     assert!(a.total > 0);
@@ -36,8 +37,8 @@ fn single_thread_search_is_reproducible() {
 #[test]
 fn two_threads_find_legal_moves() {
     let spec: VariantSpec = "engine".parse().unwrap();
-    let r = bench(&spec, 5, 4, 2).unwrap();
-    for (fen, best) in xiangqi_cli::bench::BENCH_FENS.iter().zip(&r.best) {
+    let r = bench(&spec, 5, 4, 2, EngineEval::new).unwrap();
+    for (fen, best) in BENCH_FENS.iter().zip(&r.best) {
         let pos = xiangqi_core::Position::from_fen(fen).unwrap();
         assert!(pos.parse_move(best).is_ok(), "{best} in {fen}");
     }

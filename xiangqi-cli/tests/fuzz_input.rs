@@ -229,7 +229,7 @@ fn check_position(pos: &Position, validation: Validation) -> Result<(), String> 
     if core != generated {
         return Err(format!("the two move generators differ in {fen}: {core:?} and {generated:?}"));
     }
-    no_panic("eval", || xiangqi_eval::Evaluator::default().trace(pos))?;
+    no_panic("eval", || xiangqi_eval::Handcrafted::default().trace(pos))?;
     let mut p = pos.clone();
     for &m in &core {
         if pos.parse_move(&m.to_string()) != Ok(m) {

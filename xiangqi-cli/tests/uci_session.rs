@@ -350,7 +350,7 @@ fn eval_prints_the_breakdown_of_the_current_position() {
     let mut pos = Position::startpos();
     pos.play("h2e2").unwrap();
     assert!(lines.iter().any(|l| l == &format!("Position: {}", pos.fen())), "{lines:?}");
-    let total = xiangqi_eval::Evaluator::default().evaluate(&pos);
+    let total = xiangqi_eval::Handcrafted::default().evaluate(&pos);
     assert_eq!(
         lines.last().unwrap(),
         &format!("Evaluation: {total:+} for black (side to move), {:+} from Red's view", -total)

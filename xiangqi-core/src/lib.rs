@@ -5,7 +5,9 @@
 //! [`Position::from_setup`]); moves in UCI coordinates (ranks 0-9) and ICCS, read and written, and in WXF
 //! ([`Position::wxf`]), written; and the game-end rules (mate, stalemate, repetition, perpetual check and chase,
 //! the 60-move rule) in [`Game`]. With the default feature `records`, [`record`] reads and writes game records:
-//! PGN in Chinese, WXF, ICCS or UCI notation (UTF-8 or GBK), and XQF.
+//! PGN in Chinese, WXF, ICCS or UCI notation (UTF-8 or GBK), and XQF. The trait that joins an evaluation to a search,
+//! [`evaluation::Evaluator`], lives here too, so that `xiangqi-eval` and `xiangqi-search` share it without knowing
+//! each other.
 //!
 //! Conventions follow Pikafish: files a-i from Red's left, ranks 0-9 from Red's side, square index
 //! `rank * 9 + file`, uppercase Red in FEN.
@@ -27,6 +29,7 @@
 pub mod attacks;
 mod bitboard;
 pub mod chase;
+pub mod evaluation;
 mod fen;
 mod game;
 mod moves;

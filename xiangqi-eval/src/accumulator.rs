@@ -1,28 +1,28 @@
 //! [`Accumulator`]: material, piece-square sums and phase kept incrementally along a line of play.
 
-use crate::evaluator::Evaluator;
-use crate::score::Score;
+use crate::handcrafted::Handcrafted;
+use crate::score::TaperedScore;
 use xiangqi_core::{Move, Position};
 
 /// The incremental part of an evaluation: material and piece-square sums per side (index [`Color::index`]) and the
 /// raw phase count (the sum of [`Weights::phase_weight`] over the pieces on the board).
 ///
-/// [`Evaluator::psq`] computes it from scratch; an [`Accumulator`] keeps it up to date move by move. Both must agree.
+/// [`Handcrafted::psq`] computes it from scratch; an [`Accumulator`] keeps it up to date move by move. Both must agree.
 ///
 /// [`Color::index`]: xiangqi_core::Color::index
 /// [`Weights::phase_weight`]: crate::Weights::phase_weight
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PsqState {
     /// Base values of each side's pieces.
-    pub material: [Score; 2],
+    pub material: [TaperedScore; 2],
     /// Piece-square bonuses of each side's pieces.
-    pub pst: [Score; 2],
+    pub pst: [TaperedScore; 2],
     /// Raw phase count of all pieces.
     pub phase: i32,
 }
 
 /// What an [`Accumulator`] keeps beside a [`PsqState`] for the positional terms: the attack counts (see
-/// `Evaluator::pressures`), the strength surplus (Red's [`Weights::attack_material`] sum minus Black's) and each
+/// `Handcrafted::pressures`), the strength surplus (Red's [`Weights::attack_material`] sum minus Black's) and each
 /// side's attack units ([`Weights::attack_unit`]) of its pieces across the river, and each side's pieces file by file
 /// (`bits::FILE_MAJOR`).
 ///
@@ -46,14 +46,14 @@ pub(crate) struct Extra {
 /// [`Accumulator::unmake`] with [`Position::unmake_move`]. A null move changes nothing here; [`Accumulator::make_null`]
 /// exists so that every `unmake` can be paired with a push.
 ///
-/// The accumulator belongs to the [`Evaluator`] that built it: pass the same one to `make` and
-/// [`Evaluator::evaluate_with`] (checked in debug builds).
+/// The accumulator belongs to the [`Handcrafted`] that built it: pass the same one to `make` and
+/// [`Handcrafted::evaluate_with`] (checked in debug builds).
 ///
 /// ```
 /// use xiangqi_core::Position;
-/// use xiangqi_eval::{Accumulator, Evaluator};
+/// use xiangqi_eval::{Accumulator, Handcrafted};
 ///
-/// let eval = Evaluator::default();
+/// let eval = Handcrafted::default();
 /// let mut pos = Position::startpos();
 /// let mut acc = Accumulator::new(&eval, &pos);
 /// for text in ["h2e2", "h9g7", "e2e6"] {
@@ -70,7 +70,7 @@ pub(crate) struct Extra {
 #[derive(Clone)]
 pub struct Accumulator {
     stack: [PsqState; Accumulator::CAPACITY],
-    /// The positional extras of each state (see `Evaluator::psq_and_surplus`), beside `stack`.
+    /// The positional extras of each state (see `Handcrafted::psq_and_surplus`), beside `stack`.
     extra: [Extra; Accumulator::CAPACITY],
     len: usize,
     fingerprint: u64,
@@ -81,7 +81,7 @@ impl Accumulator {
     pub const CAPACITY: usize = 512;
 
     /// An accumulator for `pos`, with `eval`'s tables.
-    pub fn new(eval: &Evaluator, pos: &Position) -> Accumulator {
+    pub fn new(eval: &Handcrafted, pos: &Position) -> Accumulator {
         let mut stack = [PsqState::default(); Accumulator::CAPACITY];
         let mut extra = [Extra::default(); Accumulator::CAPACITY];
         (stack[0], extra[0]) = eval.psq_and_surplus(pos);
@@ -89,7 +89,7 @@ impl Accumulator {
     }
 
     /// Starts again from `pos` (for example at the root of a new search), keeping the storage.
-    pub fn reset(&mut self, eval: &Evaluator, pos: &Position) {
+    pub fn reset(&mut self, eval: &Handcrafted, pos: &Position) {
         (self.stack[0], self.extra[0]) = eval.psq_and_surplus(pos);
         self.len = 1;
         self.fingerprint = eval.fingerprint();
@@ -115,7 +115,7 @@ impl Accumulator {
 
     /// Whether this accumulator was built with `eval`'s weights.
     #[inline(always)]
-    pub fn belongs_to(&self, eval: &Evaluator) -> bool {
+    pub fn belongs_to(&self, eval: &Handcrafted) -> bool {
         self.fingerprint == eval.fingerprint()
     }
 
@@ -125,7 +125,7 @@ impl Accumulator {
     /// When the origin of `m` is empty (as [`Position::make_move`] does) or when more than
     /// [`Accumulator::CAPACITY`]` - 1` moves are stacked.
     #[inline]
-    pub fn make(&mut self, eval: &Evaluator, pos: &Position, m: Move) {
+    pub fn make(&mut self, eval: &Handcrafted, pos: &Position, m: Move) {
         debug_assert!(self.belongs_to(eval), "accumulator used with another evaluator");
         assert!(self.len < Accumulator::CAPACITY, "Accumulator: more than {} moves stacked", Accumulator::CAPACITY - 1);
         let mut st = self.stack[self.len - 1];
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn extras_follow_the_moves() {
-        let eval = Evaluator::default();
+        let eval = Handcrafted::default();
         let mut pos = Position::startpos();
         let mut acc = Accumulator::new(&eval, &pos);
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;

@@ -503,7 +503,7 @@ pub(crate) fn for_each_point(b: Bitboard, mut f: impl FnMut(usize)) {
 }
 
 /// [`for_each_point`] with a call site per half: quicker where `f` is small enough to be inlined twice (the walk
-/// over all pieces in `Evaluator::psq`).
+/// over all pieces in `Handcrafted::psq`).
 #[inline(always)]
 pub(crate) fn for_each_point_unrolled(b: Bitboard, mut f: impl FnMut(usize)) {
     let mut low = b.bits() as u64;

@@ -9,8 +9,8 @@
 ///
 /// ```
 /// use xiangqi_core::Position;
-/// use xiangqi_eval::{Accumulator, EvalCache, Evaluator};
-/// let eval = Evaluator::default();
+/// use xiangqi_eval::{Accumulator, EvalCache, Handcrafted};
+/// let eval = Handcrafted::default();
 /// let pos = Position::startpos();
 /// let acc = Accumulator::new(&eval, &pos);
 /// let mut cache = EvalCache::new(1 << 12);

@@ -3,24 +3,24 @@
 //! A small trait, [`Evaluate`], gives the score of a position for the side to move in centipawn-like units, within
 //! `-EVAL_MAX..=EVAL_MAX` (10 000), which leaves room above for mate scores (a search may use about 30 000).
 //!
-//! The default [`Evaluator`] is in the spirit of ElephantEye: material and piece-square tables for every piece
+//! The default [`Handcrafted`] is in the spirit of ElephantEye: material and piece-square tables for every piece
 //! (Red's tables turned for Black, and left-right symmetric by construction), soldiers across the river and near the
 //! palace, horse mobility with blocked legs, cannons against the king (empty-headed cannon, two screens, central
 //! horse, bottom cannon), chariot mobility, open files and pins, and king safety from intact advisors and elephants
-//! against the attacker's pressure. Every term is a middlegame/endgame pair ([`Score`]) tapered by a material-based
+//! against the attacker's pressure. Every term is a middlegame/endgame pair ([`TaperedScore`]) tapered by a material-based
 //! game phase, and every number lives in one table, [`Weights`], for tuning.
 //!
 //! Material and piece-square sums can be kept incrementally by an [`Accumulator`] that the caller updates around
-//! make/unmake; [`Evaluator::evaluate`] is the from-scratch path and [`Evaluator::trace`] the breakdown.
+//! make/unmake; [`Handcrafted::evaluate`] is the from-scratch path and [`Handcrafted::trace`] the breakdown.
 //!
 //! The neural evaluation is in [`nnue`]: a perspective network read from a file ([`nnue::Network`], which also
 //! implements [`Evaluate`]), with accumulators kept along a line of play by a [`nnue::NnueStack`].
 //!
 //! ```
 //! use xiangqi_core::{Position, Setup, Validation};
-//! use xiangqi_eval::{Accumulator, Evaluate, Evaluator, Term};
+//! use xiangqi_eval::{Accumulator, Evaluate, Handcrafted, Term};
 //!
-//! let eval = Evaluator::default();
+//! let eval = Handcrafted::default();
 //! let mut pos = Position::startpos();
 //! assert!(eval.evaluate(&pos).abs() < 50); // balanced, a small bonus for the move
 //!
@@ -45,15 +45,17 @@
 mod accumulator;
 mod bits;
 mod cache;
-mod evaluator;
+mod engine;
+mod handcrafted;
 pub mod nnue;
 mod score;
 mod weights;
 
 pub use accumulator::{Accumulator, PsqState};
 pub use cache::{EvalCache, DEFAULT_EVAL_CACHE_SLOTS};
-pub use evaluator::{Evaluator, Term, Trace, DEFAULT_LAZY_MARGIN};
-pub use score::Score;
+pub use engine::{EngineEval, EvalChoice};
+pub use handcrafted::{Handcrafted, Term, Trace, DEFAULT_LAZY_MARGIN};
+pub use score::TaperedScore;
 pub use weights::{Pst, Weights, WrongLength};
 
 use xiangqi_core::{Color, PieceKind, Position};
@@ -70,14 +72,14 @@ pub const EVAL_MAX: i32 = 10_000;
 ///
 /// ```
 /// use xiangqi_core::Position;
-/// use xiangqi_eval::{Evaluate, Evaluator, MaterialOnly};
+/// use xiangqi_eval::{Evaluate, Handcrafted, MaterialOnly};
 ///
 /// fn best_of<E: Evaluate>(eval: &E, positions: &[Position]) -> i32 {
 ///     positions.iter().map(|p| eval.evaluate(p)).max().unwrap()
 /// }
 /// let positions = [Position::startpos()];
 /// assert_eq!(best_of(&MaterialOnly, &positions), 0);
-/// assert!(best_of(&Evaluator::default(), &positions) < 50);
+/// assert!(best_of(&Handcrafted::default(), &positions) < 50);
 /// ```
 pub trait Evaluate {
     /// The score of `pos` for the side to move.

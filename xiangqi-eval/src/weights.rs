@@ -7,15 +7,15 @@
 //! cannon base values were shaded toward the common wisdom that the cannon is the stronger piece early and the horse
 //! the stronger one late.
 
-use crate::score::Score;
+use crate::score::TaperedScore;
 use xiangqi_core::PieceKind;
 
-const fn s(mg: i32, eg: i32) -> Score {
-    Score::new(mg, eg)
+const fn s(mg: i32, eg: i32) -> TaperedScore {
+    TaperedScore::new(mg, eg)
 }
 
 /// Zero: for points a piece can never reach.
-const Z: Score = Score::ZERO;
+const Z: TaperedScore = TaperedScore::ZERO;
 
 /// A piece-square table seen from its owner's side: `[relative rank][half file]`.
 ///
@@ -23,7 +23,7 @@ const Z: Score = Score::ZERO;
 /// distance-from-the-edge file `min(f, 8 - f)`, so files a and i share column 0 and the central file e is column 4.
 /// A table of this shape cannot tell left from right: mirror symmetry holds by construction. Black reads Red's
 /// table with ranks turned.
-pub type Pst = [[Score; 5]; 10];
+pub type Pst = [[TaperedScore; 5]; 10];
 
 /// Every weight of the evaluation, in one place, so that a tuner can read and write them all
 /// ([`Weights::to_vec`], [`Weights::set_from_slice`], [`Weights::visit_mut`]).
@@ -34,51 +34,51 @@ pub type Pst = [[Score; 5]; 10];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Weights {
     /// Base value of each kind.
-    pub material: [Score; 7],
+    pub material: [TaperedScore; 7],
     /// Square bonus of each kind on top of its base value (see [`Pst`]).
     pub pst: [Pst; 7],
     /// Weight of each kind in the game phase: the phase is full middlegame when every piece of the start position is on
     /// the board and falls (quadratically, as in ElephantEye) as they are traded.
     pub phase_weight: [i32; 7],
     /// Bonus for the side to move.
-    pub tempo: Score,
+    pub tempo: TaperedScore,
     /// Bonus per soldier across the river.
-    pub soldier_crossed: Score,
+    pub soldier_crossed: TaperedScore,
     /// Bonus per soldier across the river but not yet on the last rank, scaled by the side's attack pressure: a
     /// soldier is worth more when pieces support its advance.
-    pub soldier_attacking: Score,
+    pub soldier_attacking: TaperedScore,
     /// Bonus per soldier close to the enemy palace (files c-g, relative ranks 6-8), scaled by attack pressure.
-    pub soldier_near_palace: Score,
+    pub soldier_near_palace: TaperedScore,
     /// Bonus per pair of side-by-side soldiers across the river.
-    pub soldier_connected: Score,
+    pub soldier_connected: TaperedScore,
     /// Horse bonus by the number of its good destinations (0 to 8): its leg not blocked, not an own piece, not the
     /// board's edge or a palace centre, not guarded by an enemy soldier, advisor, elephant or king.
-    pub horse_mobility: [Score; 9],
+    pub horse_mobility: [TaperedScore; 9],
     /// Empty-headed cannon: a cannon on the enemy king's file with nothing between, when the king cannot step
     /// sideways; indexed by the cannon's relative rank.
-    pub cannon_hollow: [Score; 10],
+    pub cannon_hollow: [TaperedScore; 10],
     /// Empty-headed cannon when the king still has a sideways step.
-    pub cannon_hollow_escapable: Score,
+    pub cannon_hollow_escapable: TaperedScore,
     /// A cannon on the enemy king's file with exactly two pieces between (it pins both).
-    pub cannon_two_screens: Score,
+    pub cannon_two_screens: TaperedScore,
     /// The same when one of the two is the enemy's own horse on its palace centre (the smothered "central horse").
-    pub cannon_central_horse: Score,
+    pub cannon_central_horse: TaperedScore,
     /// Bottom cannon: a cannon on the enemy king's rank, the king on its back rank, nothing between.
-    pub cannon_bottom: Score,
+    pub cannon_bottom: TaperedScore,
     /// Chariot bonus per point it attacks that does not hold an own piece.
-    pub chariot_mobility: Score,
+    pub chariot_mobility: TaperedScore,
     /// A chariot on a file without soldiers.
-    pub chariot_open_file: Score,
+    pub chariot_open_file: TaperedScore,
     /// A chariot on a file with enemy soldiers but none of its own.
-    pub chariot_half_open_file: Score,
+    pub chariot_half_open_file: TaperedScore,
     /// A chariot pinning an enemy horse or cannon against the enemy king.
-    pub chariot_pin: Score,
+    pub chariot_pin: TaperedScore,
     /// Penalty per missing advisor, scaled by the enemy's attack pressure.
-    pub advisor_missing: Score,
+    pub advisor_missing: TaperedScore,
     /// Penalty per missing elephant, scaled by the enemy's attack pressure.
-    pub elephant_missing: Score,
+    pub elephant_missing: TaperedScore,
     /// Extra penalty for missing an advisor against two enemy chariots, scaled by the enemy's attack pressure.
-    pub advisor_leak_double_chariot: Score,
+    pub advisor_leak_double_chariot: TaperedScore,
     /// Attack units per piece of each kind across the river.
     pub attack_unit: [i32; 7],
     /// Strength of each kind for the surplus count of [`Weights::attack_surplus`].
@@ -132,17 +132,17 @@ impl Weights {
     };
 
     /// Calls `f` with the name of its field and a mutable reference for every number, in a fixed order: fields in
-    /// declaration order, arrays in index order (a [`Pst`] rank by rank), a [`Score`] as `mg` then `eg`. Elements of
+    /// declaration order, arrays in index order (a [`Pst`] rank by rank), a [`TaperedScore`] as `mg` then `eg`. Elements of
     /// an array share their field's name.
     pub fn visit_mut(&mut self, mut f: impl FnMut(&'static str, &mut i32)) {
-        fn score(f: &mut impl FnMut(&'static str, &mut i32), name: &'static str, s: &mut Score) {
+        fn score(f: &mut impl FnMut(&'static str, &mut i32), name: &'static str, s: &mut TaperedScore) {
             f(name, &mut s.mg);
             f(name, &mut s.eg);
         }
         fn scores<'a>(
             f: &mut impl FnMut(&'static str, &mut i32),
             name: &'static str,
-            it: impl IntoIterator<Item = &'a mut Score>,
+            it: impl IntoIterator<Item = &'a mut TaperedScore>,
         ) {
             it.into_iter().for_each(|s| score(f, name, s));
         }
@@ -211,7 +211,7 @@ impl Weights {
 
     /// The base value of `kind`.
     #[inline(always)]
-    pub fn material_of(&self, kind: PieceKind) -> Score {
+    pub fn material_of(&self, kind: PieceKind) -> TaperedScore {
         self.material[kind.index()]
     }
 }

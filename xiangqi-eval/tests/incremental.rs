@@ -5,14 +5,14 @@ mod common;
 
 use common::{play_random_game, GAMES};
 use xiangqi_core::Position;
-use xiangqi_eval::{Accumulator, Evaluator, Weights};
+use xiangqi_eval::{Accumulator, Handcrafted, Weights};
 
-fn check(eval: &Evaluator, acc: &Accumulator, pos: &Position) {
+fn check(eval: &Handcrafted, acc: &Accumulator, pos: &Position) {
     assert_eq!(*acc.state(), eval.psq(pos), "incremental terms differ from scratch in {}", pos.fen());
     assert_eq!(eval.evaluate_with(pos, acc), eval.evaluate(pos), "{}", pos.fen());
 }
 
-fn run_games(eval: &Evaluator) -> usize {
+fn run_games(eval: &Handcrafted) -> usize {
     let mut checked = 0usize;
     for seed in 0..GAMES {
         let mut acc = Accumulator::new(eval, &Position::startpos());
@@ -69,7 +69,7 @@ fn run_games(eval: &Evaluator) -> usize {
 
 #[test]
 fn incremental_terms_equal_scratch_terms() {
-    let checked = run_games(&Evaluator::default());
+    let checked = run_games(&Handcrafted::default());
     assert!(checked >= 10_000, "only {checked} positions");
 }
 
@@ -84,18 +84,18 @@ fn incremental_terms_follow_other_weights() {
             i += 1;
         }
     });
-    let eval = Evaluator::new(w);
-    assert_ne!(eval.psq(&Position::startpos()), Evaluator::default().psq(&Position::startpos()));
+    let eval = Handcrafted::new(w);
+    assert_ne!(eval.psq(&Position::startpos()), Handcrafted::default().psq(&Position::startpos()));
     run_games(&eval);
 }
 
 #[test]
 fn accumulator_knows_its_evaluator() {
     let pos = Position::startpos();
-    let default = Evaluator::default();
+    let default = Handcrafted::default();
     let mut w = Weights::DEFAULT;
     w.material[4].mg += 1;
-    let other = Evaluator::new(w);
+    let other = Handcrafted::new(w);
     let acc = Accumulator::new(&default, &pos);
     assert!(acc.belongs_to(&default));
     assert!(!acc.belongs_to(&other));
@@ -104,7 +104,7 @@ fn accumulator_knows_its_evaluator() {
 #[test]
 #[should_panic(expected = "moves stacked")]
 fn a_full_stack_is_a_clear_panic() {
-    let eval = Evaluator::default();
+    let eval = Handcrafted::default();
     let mut acc = Accumulator::new(&eval, &Position::startpos());
     for _ in 0..Accumulator::CAPACITY {
         acc.make_null();
@@ -113,7 +113,7 @@ fn a_full_stack_is_a_clear_panic() {
 
 #[test]
 fn unmake_at_the_root_is_harmless() {
-    let eval = Evaluator::default();
+    let eval = Handcrafted::default();
     let pos = Position::startpos();
     let mut acc = Accumulator::new(&eval, &pos);
     acc.unmake();

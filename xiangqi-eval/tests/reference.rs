@@ -11,7 +11,7 @@ use xiangqi_core::attacks::{
     advisor_attacks, between, elephant_attacks, horse_attacks, king_attacks, rook_attacks, soldier_attacks,
 };
 use xiangqi_core::{Bitboard, Color, File, Piece, PieceKind, Position, Rank, Setup, Square, Validation};
-use xiangqi_eval::{Accumulator, Evaluator, Score, Term, Weights, DEFAULT_LAZY_MARGIN, EVAL_MAX};
+use xiangqi_eval::{Accumulator, Handcrafted, TaperedScore, Term, Weights, DEFAULT_LAZY_MARGIN, EVAL_MAX};
 
 const fn rect(files: (usize, usize), ranks: (usize, usize)) -> Bitboard {
     let mut b = 0u128;
@@ -51,11 +51,11 @@ fn relative_rank(color: Color, sq: Square) -> usize {
 
 /// The reference evaluation: `[term][color]` scores, the tapered phase, the total for the side to move, and the
 /// same total from material and piece-square bonuses alone (what lazy evaluation looks at).
-fn reference(w: &Weights, pos: &Position) -> ([[Score; 2]; Term::NUM], i32, i32, i32) {
+fn reference(w: &Weights, pos: &Position) -> ([[TaperedScore; 2]; Term::NUM], i32, i32, i32) {
     let phase_max: i32 = PieceKind::ALL.iter().map(|k| 2 * w.phase_weight[k.index()] * k.max_count() as i32).sum();
     let (phase_max, attack_max) = (phase_max.max(1), w.attack_max.max(1));
-    let mut terms = [[Score::ZERO; 2]; Term::NUM];
-    let mut add = |term: Term, color: Color, s: Score| terms[term.index()][color.index()] += s;
+    let mut terms = [[TaperedScore::ZERO; 2]; Term::NUM];
+    let mut add = |term: Term, color: Color, s: TaperedScore| terms[term.index()][color.index()] += s;
 
     // Material, piece-square bonuses, phase.
     let mut raw_phase = 0;
@@ -192,7 +192,7 @@ fn reference(w: &Weights, pos: &Position) -> ([[Score; 2]; Term::NUM], i32, i32,
 
     let m = raw_phase.clamp(0, phase_max);
     let phase = (2 * phase_max - m) * m / phase_max;
-    let for_side_to_move = |net: Score| {
+    let for_side_to_move = |net: TaperedScore| {
         let red_view = net.taper(phase, phase_max).clamp(-EVAL_MAX, EVAL_MAX);
         if pos.turn() == Color::Red {
             red_view
@@ -200,8 +200,9 @@ fn reference(w: &Weights, pos: &Position) -> ([[Score; 2]; Term::NUM], i32, i32,
             -red_view
         }
     };
-    let net: Score = terms.iter().map(|t| t[0] - t[1]).sum();
-    let base: Score = [Term::Material, Term::Pst].iter().map(|t| terms[t.index()][0] - terms[t.index()][1]).sum();
+    let net: TaperedScore = terms.iter().map(|t| t[0] - t[1]).sum();
+    let base: TaperedScore =
+        [Term::Material, Term::Pst].iter().map(|t| terms[t.index()][0] - terms[t.index()][1]).sum();
     (terms, phase, for_side_to_move(net), for_side_to_move(base))
 }
 
@@ -226,14 +227,14 @@ fn perturbed(seed: u64) -> Weights {
     w
 }
 
-fn check(eval: &Evaluator, acc: Option<&Accumulator>, pos: &Position, fired: &mut [usize; Term::NUM]) {
+fn check(eval: &Handcrafted, acc: Option<&Accumulator>, pos: &Position, fired: &mut [usize; Term::NUM]) {
     let (terms, phase, total, base) = reference(eval.weights(), pos);
     let trace = eval.trace(pos);
     for term in Term::ALL {
         for color in Color::ALL {
             assert_eq!(trace.get(term, color), terms[term.index()][color.index()], "{term:?} {color} {}", pos.fen());
         }
-        if terms[term.index()] != [Score::ZERO; 2] {
+        if terms[term.index()] != [TaperedScore::ZERO; 2] {
             fired[term.index()] += 1;
         }
     }
@@ -266,7 +267,7 @@ fn check(eval: &Evaluator, acc: Option<&Accumulator>, pos: &Position, fired: &mu
 
 #[test]
 fn optimised_evaluation_equals_the_reference() {
-    let evals = [Evaluator::default(), Evaluator::new(perturbed(1)), Evaluator::new(perturbed(2))];
+    let evals = [Handcrafted::default(), Handcrafted::new(perturbed(1)), Handcrafted::new(perturbed(2))];
     let mut fired = [0usize; Term::NUM];
     let mut positions = 0;
     for seed in 0..GAMES {
@@ -291,7 +292,7 @@ fn optimised_evaluation_equals_the_reference() {
 
 #[test]
 fn optimised_evaluation_equals_the_reference_on_lenient_setups() {
-    let evals = [Evaluator::default(), Evaluator::new(perturbed(3))];
+    let evals = [Handcrafted::default(), Handcrafted::new(perturbed(3))];
     let mut fired = [0usize; Term::NUM];
     let mut rng = Rng::new(77);
     let mut positions = 0;

@@ -1,14 +1,14 @@
 //! Sanity checks that can fail: the evaluation agrees with what xiangqi players know.
 
 use xiangqi_core::{Color, Position};
-use xiangqi_eval::{Evaluate, Evaluator, MaterialOnly, Term, Weights, EVAL_MAX};
+use xiangqi_eval::{Evaluate, Handcrafted, MaterialOnly, Term, Weights, EVAL_MAX};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn eval(fen: &str) -> i32 {
-    Evaluator::default().evaluate(&pos(fen))
+    Handcrafted::default().evaluate(&pos(fen))
 }
 
 const START_RED: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -20,7 +20,7 @@ fn start_position_is_near_zero() {
     assert!(red.abs() <= 30, "{red}");
     assert_eq!(red, black, "the same position for either side to move");
     // Only the tempo separates the sides.
-    let t = Evaluator::default().trace(&pos(START_RED));
+    let t = Handcrafted::default().trace(&pos(START_RED));
     for term in Term::ALL.into_iter().filter(|&t| t != Term::Tempo) {
         assert_eq!(t.net(term), Default::default(), "{term:?}");
     }
@@ -55,15 +55,15 @@ fn a_crossed_soldier_beats_an_uncrossed_one() {
     let uncrossed = "3k5/9/9/9/9/9/4P4/9/9/5K3 w - - 0 1";
     assert!(eval(crossed) > eval(uncrossed) + 30, "{} vs {}", eval(crossed), eval(uncrossed));
     // And the breakdown says why.
-    let t = Evaluator::default().trace(&pos(crossed));
+    let t = Handcrafted::default().trace(&pos(crossed));
     assert!(t.get(Term::Soldiers, Color::Red).eg > 0);
 }
 
 #[test]
 fn soldiers_near_the_palace_count_more_with_support() {
     // Red's soldier on e6 with a chariot across the river supporting the attack, against the same without.
-    let supported = Evaluator::default().trace(&pos("3k5/9/9/4P4/R8/9/9/9/9/5K3 w - - 0 1"));
-    let alone = Evaluator::default().trace(&pos("3k5/9/9/4P4/9/9/9/9/9/R4K3 w - - 0 1"));
+    let supported = Handcrafted::default().trace(&pos("3k5/9/9/4P4/R8/9/9/9/9/5K3 w - - 0 1"));
+    let alone = Handcrafted::default().trace(&pos("3k5/9/9/4P4/9/9/9/9/9/R4K3 w - - 0 1"));
     assert!(
         supported.get(Term::Soldiers, Color::Red).mg > alone.get(Term::Soldiers, Color::Red).mg,
         "{:?} vs {:?}",
@@ -72,8 +72,8 @@ fn soldiers_near_the_palace_count_more_with_support() {
     );
     // Two soldiers side by side across the river are worth more than two apart.
     let w = Weights::DEFAULT;
-    let side_by_side = Evaluator::default().trace(&pos("3k5/9/9/9/3PP4/9/9/9/9/5K3 w - - 0 1"));
-    let apart = Evaluator::default().trace(&pos("3k5/9/9/9/2P1P4/9/9/9/9/5K3 w - - 0 1"));
+    let side_by_side = Handcrafted::default().trace(&pos("3k5/9/9/9/3PP4/9/9/9/9/5K3 w - - 0 1"));
+    let apart = Handcrafted::default().trace(&pos("3k5/9/9/9/2P1P4/9/9/9/9/5K3 w - - 0 1"));
     assert_eq!(
         side_by_side.get(Term::Soldiers, Color::Red) - apart.get(Term::Soldiers, Color::Red),
         w.soldier_connected
@@ -84,15 +84,16 @@ fn soldiers_near_the_palace_count_more_with_support() {
 fn empty_headed_cannon_is_a_threat() {
     let w = Weights::DEFAULT;
     // Red's cannon on e2, nothing on the e-file up to Black's king, whose advisors keep it from stepping aside.
-    let hollow = Evaluator::default().trace(&pos("rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1"));
+    let hollow =
+        Handcrafted::default().trace(&pos("rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1"));
     assert_eq!(hollow.get(Term::Cannons, Color::Red), w.cannon_hollow[2]);
     // With the central soldiers still there the file is screened twice: a lesser pressure.
     let screened =
-        Evaluator::default().trace(&pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1"));
+        Handcrafted::default().trace(&pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1"));
     assert_eq!(screened.get(Term::Cannons, Color::Red), w.cannon_two_screens);
     // Without the f9 advisor the king can step aside: still a bonus, a smaller one.
     let escapable =
-        Evaluator::default().trace(&pos("rnbak1bnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1"));
+        Handcrafted::default().trace(&pos("rnbak1bnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1"));
     assert_eq!(escapable.get(Term::Cannons, Color::Red), w.cannon_hollow_escapable);
     // Material is even in both; Black is clearly worse facing the empty-headed cannon.
     assert!(
@@ -106,14 +107,14 @@ fn empty_headed_cannon_is_a_threat() {
 fn central_horse_under_a_cannon_is_punished() {
     let w = Weights::DEFAULT;
     // Red cannon e3, a Red soldier on e5 and Black's horse on its palace centre e8: two screens, one a central horse.
-    let t = Evaluator::default().trace(&pos("r1bakab1r/4n4/1c5c1/p1p3p1p/4P4/9/P1P1C1P1P/9/9/RNBAKABNR b - - 0 1"));
+    let t = Handcrafted::default().trace(&pos("r1bakab1r/4n4/1c5c1/p1p3p1p/4P4/9/P1P1C1P1P/9/9/RNBAKABNR b - - 0 1"));
     assert_eq!(t.get(Term::Cannons, Color::Red), w.cannon_central_horse);
 }
 
 #[test]
 fn a_trapped_horse_is_worse_than_a_free_one() {
     // Red's horse in the corner with both legs blocked (cannon a1, chariot b0), against the same horse on e5.
-    let e = Evaluator::default();
+    let e = Handcrafted::default();
     let trapped = e.trace(&pos("3k5/9/9/9/9/9/9/9/C8/NR2K4 w - - 0 1"));
     let free = e.trace(&pos("3k5/9/9/9/4N4/9/9/9/C8/1R2K4 w - - 0 1"));
     assert_eq!(free.get(Term::Horses, Color::Red), Weights::DEFAULT.horse_mobility[8]);
@@ -124,7 +125,7 @@ fn a_trapped_horse_is_worse_than_a_free_one() {
 
 #[test]
 fn chariots_like_open_files_and_mobility() {
-    let e = Evaluator::default();
+    let e = Handcrafted::default();
     // Red chariot on the open b-file against the a-file behind its own soldier.
     let open = e.trace(&pos("3k5/9/9/9/9/9/P8/9/9/1R2K4 w - - 0 1"));
     let closed = e.trace(&pos("3k5/9/9/9/9/9/P8/9/9/R3K4 w - - 0 1"));
@@ -142,7 +143,7 @@ fn chariots_like_open_files_and_mobility() {
 
 #[test]
 fn missing_defenders_hurt_only_under_attack() {
-    let e = Evaluator::default();
+    let e = Handcrafted::default();
     // Black's two chariots across the river; Red has lost both advisors in one position and none in the other.
     let bare = e.trace(&pos("3k5/9/9/9/9/9/9/r7r/9/2B1K1B2 w - - 0 1"));
     let guarded = e.trace(&pos("3k5/9/9/9/9/9/9/r7r/9/2BAKAB2 w - - 0 1"));
@@ -178,8 +179,8 @@ fn weights_round_trip_and_drive_the_evaluation() {
     // Raising the chariot's base value raises the score of a chariot-up endgame by as much.
     let p = pos("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
     let mut stronger = Weights::DEFAULT;
-    stronger.material[4] += xiangqi_eval::Score::new(100, 100);
-    let (a, b) = (Evaluator::default().evaluate(&p), Evaluator::new(stronger).evaluate(&p));
+    stronger.material[4] += xiangqi_eval::TaperedScore::new(100, 100);
+    let (a, b) = (Handcrafted::default().evaluate(&p), Handcrafted::new(stronger).evaluate(&p));
     assert_eq!(b - a, 100);
 }
 

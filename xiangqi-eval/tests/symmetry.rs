@@ -5,7 +5,7 @@ mod common;
 
 use common::{play_random_game, GAMES};
 use xiangqi_core::{Color, Position, Setup, Validation};
-use xiangqi_eval::{Evaluator, Score, Term, Trace};
+use xiangqi_eval::{Handcrafted, TaperedScore, Term, Trace};
 
 fn rebuild(setup: &Setup) -> Position {
     Position::from_setup(setup, Validation::Strict).expect("a flipped or mirrored legal position is legal")
@@ -13,7 +13,7 @@ fn rebuild(setup: &Setup) -> Position {
 
 #[test]
 fn eval_is_symmetric_under_colour_flip_and_mirror() {
-    let eval = Evaluator::default();
+    let eval = Handcrafted::default();
     let mut positions = 0usize;
     // How often each term is not zero: the symmetry checks must cover every term, not just zeros.
     let mut fired = [0usize; Term::NUM];
@@ -39,7 +39,7 @@ fn eval_is_symmetric_under_colour_flip_and_mirror() {
                     assert_eq!(tf.get(term, !c), t.get(term, c), "{term:?} of {c} under flip in {}", pos.fen());
                     assert_eq!(tm.get(term, c), t.get(term, c), "{term:?} of {c} under mirror in {}", pos.fen());
                 }
-                if t.get(term, Color::Red) != Score::ZERO || t.get(term, Color::Black) != Score::ZERO {
+                if t.get(term, Color::Red) != TaperedScore::ZERO || t.get(term, Color::Black) != TaperedScore::ZERO {
                     fired[term.index()] += 1;
                 }
             }

@@ -1,7 +1,10 @@
-//! The two small traits the algorithms are generic over: a [`Game`] and an [`Evaluator`], and the score scale.
+//! What the algorithms are generic over: a game ([`GameTree`], with the optional [`FastPaths`]) and an evaluator
+//! ([`Evaluator`], which lives in `xiangqi-core` so that `xiangqi-eval` implements it without knowing the search),
+//! and the score scale.
 
 use smallvec::SmallVec;
 use std::fmt::{Debug, Display};
+pub use xiangqi_core::evaluation::Evaluator;
 pub use xiangqi_movegen::GenType;
 
 /// A score in centipawn-like units from the point of view of the side to move (negamax forms) or of the first
@@ -24,7 +27,7 @@ pub const fn mated_in(ply: usize) -> Score {
 }
 
 /// A list of moves on the stack.
-pub type MoveList<M> = SmallVec<[M; 128]>;
+pub type MoveBuf<M> = SmallVec<[M; 128]>;
 
 /// What the game's rules say about a node (repetition, perpetual check or chase, move limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,19 +44,20 @@ pub enum Rule {
     AtMostDraw,
 }
 
-/// A two-player, zero-sum game the search can walk: moves, make/unmake, the null move, check, a hash and the
-/// result of a position without moves.
+/// A two-player, zero-sum game the search can walk: moves, make/unmake, the null move, check, a hash, move ordering
+/// keys and the result of a position without moves. This is all a new game must implement; the speed hooks are in
+/// [`FastPaths`], whose defaults a game takes by writing `impl SimpleGame for MyGame {}`.
 ///
-/// `xiangqi_core::Position` implements it (see the `xiangqi` module), and so does the synthetic tree of
-/// [`crate::synthetic`], on which tests know exactly which leaves each algorithm must visit.
-pub trait Game {
+/// `xiangqi_core::Position` implements both (see the `xiangqi` module); the synthetic tree of [`crate::synthetic`],
+/// on which tests know exactly which leaves each algorithm must visit, implements only this one.
+pub trait GameTree {
     /// A move.
     type Move: Copy + Eq + Debug + Display + Send + Sync + 'static;
 
-    /// Number of distinct values [`Game::move_key`] returns (size of history tables).
+    /// Number of distinct values [`GameTree::move_key`] returns (size of history tables).
     const MOVE_KEYS: usize;
 
-    /// A dense index for `m`, below [`Game::MOVE_KEYS`].
+    /// A dense index for `m`, below [`GameTree::MOVE_KEYS`].
     fn move_key(m: Self::Move) -> usize;
 
     /// `m` packed in 16 bits, never 0 (for the transposition table).
@@ -70,52 +74,7 @@ pub trait Game {
     }
 
     /// Appends the legal moves (only captures with `captures_only`) to `out`.
-    fn generate(&self, captures_only: bool, out: &mut MoveList<Self::Move>);
-
-    /// What [`Game::generate_lazy`] and [`Game::is_legal_generated`] share about the current position (a
-    /// king-safety analysis in xiangqi).
-    type Legality;
-
-    /// The analysis of the current position for [`Game::generate_lazy`] and [`Game::is_legal_generated`].
-    fn legality(&self) -> Self::Legality;
-
-    /// Appends the moves of [`Game::generate`] of `kind` to `out` ([`GenType::All`]: all of them, in the same
-    /// order; captures (moves [`Game::is_quiet`] says are not quiet) or quiet moves: those of them, in their
-    /// relative order in `All`), with, among them, candidates that may be illegal: [`Game::is_legal_generated`] tells them apart
-    /// when the search comes to them, so moves never tried are never tested. `legality` is [`Game::legality`] of
-    /// this position. An implementation that knows no cheaper way generates the legal moves.
-    fn generate_lazy(&self, legality: &Self::Legality, kind: GenType, out: &mut MoveList<Self::Move>);
-
-    /// Whether `m`, from [`Game::generate_lazy`] that returned `legality`, is legal.
-    fn is_legal_generated(&self, legality: &Self::Legality, m: Self::Move) -> bool;
-
-    /// The legal move that [`Game::encode_move`] packed as `code`, if there is one here (a move from the
-    /// transposition table, which may come from another position). The default finds none, so a search
-    /// generates moves before trying any.
-    #[inline(always)]
-    fn decode_legal(&self, _code: u16) -> Option<Self::Move> {
-        None
-    }
-
-    /// [`Game::decode_legal`] with `legality`, the [`Game::legality`] of this position, at hand (which may make
-    /// the test cheaper).
-    #[inline(always)]
-    fn decode_with(&self, _legality: &Self::Legality, code: u16) -> Option<Self::Move> {
-        self.decode_legal(code)
-    }
-
-    /// Appends captures that may still leave the own king attacked, for a caller that tests each one it tries with
-    /// [`Game::is_legal_capture`] (quiescence, which tries few of them). The default is the legal captures.
-    #[inline(always)]
-    fn generate_captures_unchecked(&self, out: &mut MoveList<Self::Move>) {
-        self.generate(true, out);
-    }
-
-    /// Whether a capture from [`Game::generate_captures_unchecked`] is legal. The default says yes.
-    #[inline(always)]
-    fn is_legal_capture(&self, _m: Self::Move) -> bool {
-        true
-    }
+    fn generate(&self, captures_only: bool, out: &mut MoveBuf<Self::Move>);
 
     /// Plays `m`.
     fn make(&mut self, m: Self::Move);
@@ -129,25 +88,11 @@ pub trait Game {
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
 
-    /// Whether the legal move `m` would check the opponent, known without making it (so that pruning can skip
-    /// the move untouched). The default answers "maybe" (`true`), which only keeps such pruning from happening.
-    #[inline(always)]
-    fn gives_check(&self, _m: Self::Move) -> bool {
-        true
-    }
-
     /// Whether a null move is sound enough here (the zugzwang guard, `isNullMoveAllowed` of the spec).
     fn null_move_allowed(&self) -> bool;
 
     /// A hash of the position.
     fn hash(&self) -> u64;
-
-    /// The hash the position will have after `m`, if the game can tell without making it (the search then starts
-    /// loading the child's table entry before making the move). `None` by default.
-    #[inline(always)]
-    fn hash_after(&self, _m: Self::Move) -> Option<u64> {
-        None
-    }
 
     /// Whether the side to move is the first player: the MAX side of the two-sided forms.
     fn first_player_to_move(&self) -> bool;
@@ -161,35 +106,100 @@ pub trait Game {
     /// material (a cheaper victim on a defended point), so it is tried after the quiet moves.
     fn capture_key(&self, m: Self::Move) -> i32;
 
-    /// Whether `m` captures nothing (cheaper than [`Game::capture_key`], which may look at defenders).
+    /// Whether `m` captures nothing (cheaper than [`GameTree::capture_key`], which may look at defenders).
     #[inline(always)]
     fn is_quiet(&self, m: Self::Move) -> bool {
         self.capture_key(m) == 0
     }
 }
 
-/// A static evaluation: the score of the position for the side to move.
-///
-/// The two hooks let an incremental evaluator keep accumulators in step with the game: the search calls
-/// `on_make` before each move it makes and `on_unmake` after each move it takes back (never for null moves, which
-/// change no material). Stateless evaluators leave them as they are; they cost nothing.
-pub trait Evaluator<G: Game> {
-    /// The score for the side to move, within `-MATE_BOUND..MATE_BOUND`.
-    fn evaluate(&mut self, game: &G) -> Score;
+/// The speed hooks of a [`GameTree`]: lazy legality, table moves tested without generating, captures tested only when
+/// tried, check and hash known before a move is made. Every method has a default that is correct for any game (and
+/// only slower); `xiangqi_core::Position` overrides them all. A game without fast paths of its own implements
+/// [`SimpleGame`] and gets these defaults.
+pub trait FastPaths: GameTree {
+    /// What [`FastPaths::generate_lazy`] and [`FastPaths::is_legal_generated`] share about the current position (a
+    /// king-safety analysis in xiangqi; nothing, `()`, for a [`SimpleGame`]).
+    type Legality;
 
-    /// The score when only its relation to `[alpha, beta]` matters (quiescence's stand pat): an evaluator may
-    /// return a bound, at most `alpha` or at least `beta`, without computing every term (lazy evaluation). The
-    /// default is the full evaluation.
-    #[inline(always)]
-    fn evaluate_in_window(&mut self, game: &G, _alpha: Score, _beta: Score) -> Score {
-        self.evaluate(game)
+    /// The analysis of the current position for [`FastPaths::generate_lazy`] and [`FastPaths::is_legal_generated`].
+    fn legality(&self) -> Self::Legality;
+
+    /// Appends the moves of [`GameTree::generate`] of `kind` to `out` ([`GenType::All`]: all of them, in the same
+    /// order; captures (moves [`GameTree::is_quiet`] says are not quiet) or quiet moves: those of them, in their
+    /// relative order in `All`), with, among them, candidates that may be illegal: [`FastPaths::is_legal_generated`]
+    /// tells them apart when the search comes to them, so moves never tried are never tested. `legality` is
+    /// [`FastPaths::legality`] of this position. The default generates the legal moves and keeps those of `kind`.
+    #[inline]
+    fn generate_lazy(&self, _legality: &Self::Legality, kind: GenType, out: &mut MoveBuf<Self::Move>) {
+        match kind {
+            GenType::All => self.generate(false, out),
+            GenType::Captures | GenType::Quiets => {
+                let mut all = MoveBuf::new();
+                self.generate(false, &mut all);
+                let want_quiet = kind == GenType::Quiets;
+                out.extend(all.into_iter().filter(|&m| self.is_quiet(m) == want_quiet));
+            }
+        }
     }
 
-    /// Called before `game.make(m)`.
+    /// Whether `m`, from [`FastPaths::generate_lazy`] that returned `legality`, is legal. The default (for the
+    /// default `generate_lazy`, which gives legal moves only) says yes.
     #[inline(always)]
-    fn on_make(&mut self, _game: &G, _m: G::Move) {}
+    fn is_legal_generated(&self, _legality: &Self::Legality, _m: Self::Move) -> bool {
+        true
+    }
 
-    /// Called after `game.unmake()` of a real move.
+    /// The legal move that [`GameTree::encode_move`] packed as `code`, if there is one here (a move from the
+    /// transposition table, which may come from another position). The default finds none, so a search
+    /// generates moves before trying any.
     #[inline(always)]
-    fn on_unmake(&mut self) {}
+    fn decode_legal(&self, _code: u16) -> Option<Self::Move> {
+        None
+    }
+
+    /// [`FastPaths::decode_legal`] with `legality`, the [`FastPaths::legality`] of this position, at hand (which may
+    /// make the test cheaper).
+    #[inline(always)]
+    fn decode_with(&self, _legality: &Self::Legality, code: u16) -> Option<Self::Move> {
+        self.decode_legal(code)
+    }
+
+    /// Appends captures that may still leave the own king attacked, for a caller that tests each one it tries with
+    /// [`FastPaths::is_legal_capture`] (quiescence, which tries few of them). The default is the legal captures.
+    #[inline(always)]
+    fn generate_captures_unchecked(&self, out: &mut MoveBuf<Self::Move>) {
+        self.generate(true, out);
+    }
+
+    /// Whether a capture from [`FastPaths::generate_captures_unchecked`] is legal. The default says yes.
+    #[inline(always)]
+    fn is_legal_capture(&self, _m: Self::Move) -> bool {
+        true
+    }
+
+    /// Whether the legal move `m` would check the opponent, known without making it (so that pruning can skip
+    /// the move untouched). The default answers "maybe" (`true`), which only keeps such pruning from happening.
+    #[inline(always)]
+    fn gives_check(&self, _m: Self::Move) -> bool {
+        true
+    }
+
+    /// The hash the position will have after `m`, if the game can tell without making it (the search then starts
+    /// loading the child's table entry before making the move). `None` by default.
+    #[inline(always)]
+    fn hash_after(&self, _m: Self::Move) -> Option<u64> {
+        None
+    }
+}
+
+/// A [`GameTree`] that takes every default of [`FastPaths`]: `impl SimpleGame for MyGame {}` is all a game without
+/// speed hooks writes to be searched.
+pub trait SimpleGame: GameTree {}
+
+impl<G: SimpleGame> FastPaths for G {
+    type Legality = ();
+
+    #[inline(always)]
+    fn legality(&self) {}
 }

@@ -42,6 +42,8 @@
 //! assert_eq!(ab.best_move.unwrap().to_string(), "f0f5"); // the chariot takes the undefended chariot
 //! ```
 
+pub mod bench;
+mod engine;
 mod game;
 mod limits;
 mod memory;
@@ -58,8 +60,12 @@ pub mod tt;
 mod variants;
 mod xiangqi;
 
-pub use game::{mated_in, Evaluator, Game, GenType, MoveList, Rule, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-pub use limits::{Limits, SearchOptions, Signals};
+pub use engine::{EngineError, SearchEngine, DEFAULT_HASH_MB, ENGINE_VARIANT};
+pub use game::{
+    mated_in, Evaluator, FastPaths, GameTree, GenType, MoveBuf, Rule, Score, SimpleGame, INFINITY, MATE, MATE_BOUND,
+    MAX_PLY,
+};
+pub use limits::{Clock, Limits, SearchOptions, Signals};
 pub use memory::SearchMemory;
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,

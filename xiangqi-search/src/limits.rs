@@ -33,7 +33,7 @@ pub struct Limits {
     pub signals: Option<Arc<Signals>>,
     /// Deepen iteratively even with only a depth limit (the engine always does).
     pub iterative: bool,
-    /// Search only these moves at the root, packed by the game ([`crate::Game::encode_move`]); `None` searches every
+    /// Search only these moves at the root, packed by the game ([`crate::GameTree::encode_move`]); `None` searches every
     /// move (UCI's `go searchmoves`, or every move but UCCI's `banmoves`). Codes of no legal move are ignored;
     /// when none is legal the result is that of a position without moves.
     pub root_moves: Option<Vec<u16>>,
@@ -52,6 +52,32 @@ impl Limits {
         Limits { depth: Some(depth), ..Limits::default() }
     }
 
+    /// A search of `time`, deepening iteratively and stopping in the middle of an iteration when the time is up.
+    pub fn movetime(time: Duration) -> Limits {
+        Limits { movetime: Some(time), iterative: true, ..Limits::default() }
+    }
+
+    /// A search of about `nodes` nodes, deepening iteratively.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), iterative: true, ..Limits::default() }
+    }
+
+    /// A search playing on `clock` (time management, [`Clock::allocate`]): no new iteration after the optimum time,
+    /// a stop in the middle of one at the maximum, `overhead` kept back for the moves' way to the opponent.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xiangqi_search::{Clock, Limits};
+    /// let clock = Clock { time: Duration::from_secs(60), increment: Duration::from_secs(1), moves_to_go: None };
+    /// let limits = Limits::clock(&clock, Duration::from_millis(10));
+    /// assert!(limits.soft_time.unwrap() < limits.movetime.unwrap());
+    /// assert!(limits.movetime.unwrap() < Duration::from_secs(48));
+    /// ```
+    pub fn clock(clock: &Clock, overhead: Duration) -> Limits {
+        let (soft, hard) = clock.allocate(overhead);
+        Limits { soft_time: Some(soft), movetime: Some(hard), iterative: true, ..Limits::default() }
+    }
+
     pub(crate) fn iterative(&self) -> bool {
         self.iterative
             || self.nodes.is_some()
@@ -60,6 +86,35 @@ impl Limits {
             || self.signals.is_some()
             || self.mate.is_some()
             || self.depth.is_none()
+    }
+}
+
+/// The clock of the side to move: what time management divides.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub time: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves to the next time control (`None`: sudden death, planned as 30 moves).
+    pub moves_to_go: Option<u32>,
+}
+
+impl Clock {
+    /// The optimum (soft) and maximum (hard) time of this move. The hard limit never exceeds 80% of the time left
+    /// less `overhead`, so a search that stops in time never loses on time; the optimum is an even share of the time
+    /// left plus the increments to come (at most 50 moves ahead), and the maximum four times that. Both are at
+    /// least a millisecond.
+    pub fn allocate(&self, overhead: Duration) -> (Duration, Duration) {
+        let time = self.time.as_millis() as u64;
+        let inc = self.increment.as_millis() as u64;
+        let overhead = overhead.as_millis() as u64;
+        let mtg = u64::from(self.moves_to_go.unwrap_or(30)).clamp(1, 50);
+        let safe = (time.saturating_sub(overhead) as f64 * 0.8) as u64;
+        let available = time.saturating_add(inc.saturating_mul(mtg - 1)).saturating_sub(overhead * (mtg + 1));
+        let soft = (available / mtg).min(safe).max(1);
+        let hard = soft.saturating_mul(4).min(safe).max(1);
+        (Duration::from_millis(soft), Duration::from_millis(hard))
     }
 }
 

@@ -2,7 +2,7 @@
 //! move before any generation, the captures, the killers and the countermove, then the quiet moves), as
 //! Stockfish's `movepick.cpp` arranges them, are `NodeMoves` and the searcher's `next_move`.
 
-use crate::game::{Evaluator, Game, GenType, MoveList};
+use crate::game::{Evaluator, FastPaths, GenType, MoveBuf};
 use crate::policy::{Observer, OrderPolicy, Variant};
 use crate::searcher::Searcher;
 use smallvec::SmallVec;
@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 /// A picker is filled in place: the generator writes into [`MovePicker::moves_mut`] and the ordering policy
 /// into [`MovePicker::set_keys`], so the move list is never copied.
 pub struct MovePicker<M> {
-    moves: MoveList<M>,
+    moves: MoveBuf<M>,
     keys: SmallVec<[i32; 128]>,
     next: usize,
     sorted: bool,
@@ -35,18 +35,18 @@ impl<M: Copy> MovePicker<M> {
     /// An empty picker, to be filled through [`MovePicker::moves_mut`].
     #[inline(always)]
     pub fn new() -> MovePicker<M> {
-        MovePicker::unordered(MoveList::new())
+        MovePicker::unordered(MoveBuf::new())
     }
 
     /// Moves in the order given.
     #[inline(always)]
-    pub fn unordered(moves: MoveList<M>) -> MovePicker<M> {
+    pub fn unordered(moves: MoveBuf<M>) -> MovePicker<M> {
         MovePicker { moves, keys: SmallVec::new(), next: 0, sorted: false, ready: false }
     }
 
     /// Moves by decreasing `key`.
     #[inline]
-    pub fn keyed(moves: MoveList<M>, key: impl Fn(M) -> i32) -> MovePicker<M> {
+    pub fn keyed(moves: MoveBuf<M>, key: impl Fn(M) -> i32) -> MovePicker<M> {
         let mut p = MovePicker::unordered(moves);
         p.set_keys(key);
         p
@@ -55,7 +55,7 @@ impl<M: Copy> MovePicker<M> {
     /// The move list, for a generator to fill: before any move is handed out, or later to add moves (keyed with
     /// [`MovePicker::set_keys`]) that are handed out among those left.
     #[inline(always)]
-    pub fn moves_mut(&mut self) -> &mut MoveList<M> {
+    pub fn moves_mut(&mut self) -> &mut MoveBuf<M> {
         self.sorted = false;
         self.ready = false;
         &mut self.moves
@@ -186,7 +186,7 @@ pub(crate) enum Phase {
 }
 
 /// The moves of one node, generated as the node comes to need them.
-pub(crate) struct NodeMoves<G: Game> {
+pub(crate) struct NodeMoves<G: FastPaths> {
     pub(crate) picker: MovePicker<G::Move>,
     legality: Option<G::Legality>,
     phase: Phase,
@@ -197,7 +197,7 @@ pub(crate) struct NodeMoves<G: Game> {
     tried_len: usize,
 }
 
-impl<G: Game> NodeMoves<G> {
+impl<G: FastPaths> NodeMoves<G> {
     #[inline(always)]
     pub(crate) fn new(hash_move: u16) -> NodeMoves<G> {
         NodeMoves {
@@ -226,9 +226,9 @@ impl<G: Game> NodeMoves<G> {
     }
 }
 
-impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
+impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
     /// Adds the moves of `kind` of the node at `ply` to `picker`, ordered by the variant's policy. Some may be
-    /// illegal: the node tests each one it comes to with [`Game::is_legal_generated`] and `legality`.
+    /// illegal: the node tests each one it comes to with [`FastPaths::is_legal_generated`] and `legality`.
     #[inline(always)]
     fn add_moves(
         &self,

@@ -1,7 +1,7 @@
 //! The node functions: the negamax node (with the engine's additions when the variant has them) and the two-sided
 //! node (the seeds' minimax and `alphaBeta(isMax)`).
 
-use crate::game::{Evaluator, Game, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
+use crate::game::{Evaluator, FastPaths, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
 use crate::movepick::NodeMoves;
 use crate::policy::{
     ChildNode, ChildPolicy, Exit, Extras, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
@@ -17,7 +17,7 @@ use crate::techniques::rules::GameRules;
 use crate::techniques::table::Table;
 use smallvec::SmallVec;
 
-impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
+impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
     #[inline(always)]
     fn cutoff(&mut self, index: usize, m: G::Move, depth: i32, ply: usize, tried: &[G::Move], rest: &mut NodeMoves<G>) {
         self.stats.beta_cutoffs += 1;

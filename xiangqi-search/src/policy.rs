@@ -14,7 +14,7 @@
 //! every combination of types ([`crate::VariantSpec`] keeps compositions of fixed policies for its presets that
 //! play, where speed counts).
 
-use crate::game::{Game, Score, MATE_BOUND, MAX_PLY};
+use crate::game::{FastPaths, GameTree, Score, MATE_BOUND, MAX_PLY};
 use crate::limits::SearchOptions;
 pub use crate::movepick::MovePicker;
 use crate::stats::Stats;
@@ -145,7 +145,7 @@ form!(
 /// evaluator, the variant and the observer).
 pub trait Search {
     /// The game.
-    type G: Game;
+    type G: FastPaths;
     /// The variant being searched.
     type V: Variant;
     /// The observer watching the search.
@@ -168,7 +168,7 @@ pub trait Search {
     /// [`crate::Evaluator::evaluate_in_window`]).
     fn evaluate_in_window(&mut self, alpha: Score, beta: Score) -> Score;
     /// Makes a move, keeping the evaluator in step.
-    fn make(&mut self, m: <Self::G as Game>::Move);
+    fn make(&mut self, m: <Self::G as GameTree>::Move);
     /// Takes the last move back.
     fn unmake(&mut self);
     /// Passes the turn at `ply` (the null move): the side to move at `ply + 1` is not in check.
@@ -573,13 +573,20 @@ pub trait OrderPolicy: 'static {
     /// Orders the moves of `picker` at `ply` by this policy (the moves not keyed yet: a staged node calls it once
     /// per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the policy
     /// orders at all.
-    fn order<G: Game>(state: &Self::State, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16);
+    fn order<G: FastPaths>(state: &Self::State, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16);
     /// For a staged policy, the quiet moves keyed above all other quiet moves at `ply`, best first, as packed
-    /// moves ([`Game::encode_move`]; 0 for none): the killers and the countermove.
-    fn early_quiets<G: Game>(state: &Self::State, game: &G, ply: usize) -> [u16; 3];
+    /// moves ([`GameTree::encode_move`]; 0 for none): the killers and the countermove.
+    fn early_quiets<G: FastPaths>(state: &Self::State, game: &G, ply: usize) -> [u16; 3];
     /// Learns from a move that caused a beta cutoff at `ply` with `depth` remaining, after the quiet moves in
     /// `tried` failed to.
-    fn on_cutoff<G: Game>(state: &mut Self::State, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]);
+    fn on_cutoff<G: FastPaths>(
+        state: &mut Self::State,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+    );
 }
 
 /// Moves in the order the generator produced them: what the pure variants use, so comparisons are fair.
@@ -599,13 +606,13 @@ impl OrderPolicy for GenerationOrder {
     }
     fn new_state(_: usize) {}
     #[inline(always)]
-    fn order<G: Game>(_: &(), _: &G, _: &mut MovePicker<G::Move>, _: usize, _: u16) {}
+    fn order<G: FastPaths>(_: &(), _: &G, _: &mut MovePicker<G::Move>, _: usize, _: u16) {}
     #[inline(always)]
-    fn early_quiets<G: Game>(_: &(), _: &G, _: usize) -> [u16; 3] {
+    fn early_quiets<G: FastPaths>(_: &(), _: &G, _: usize) -> [u16; 3] {
         [0; 3]
     }
     #[inline(always)]
-    fn on_cutoff<G: Game>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize, _: &[G::Move]) {}
+    fn on_cutoff<G: FastPaths>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize, _: &[G::Move]) {}
 }
 
 /// The hash move first, then captures by MVV-LVA, the two killer moves of the ply, the countermove (the quiet
@@ -616,7 +623,7 @@ impl OrderPolicy for GenerationOrder {
 pub struct Ordered;
 
 /// Killer moves, the history table and countermoves of [`Ordered`]. Killers and countermoves are packed moves
-/// ([`Game::encode_move`], 0 for none); history and countermoves are indexed by move key.
+/// ([`GameTree::encode_move`], 0 for none); history and countermoves are indexed by move key.
 #[derive(Debug, Default, Clone)]
 pub struct OrderState {
     killers: Vec<[u16; 2]>,
@@ -663,7 +670,7 @@ impl OrderPolicy for Ordered {
     }
 
     #[inline]
-    fn order<G: Game>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
+    fn order<G: FastPaths>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
         let killers = state.killers[ply.min(MAX_PLY)];
         let counter = game.last_move().map_or(0, |p| state.counter[G::move_key(p)]);
         picker.set_keys(|m| {
@@ -691,14 +698,21 @@ impl OrderPolicy for Ordered {
     }
 
     #[inline(always)]
-    fn early_quiets<G: Game>(state: &OrderState, game: &G, ply: usize) -> [u16; 3] {
+    fn early_quiets<G: FastPaths>(state: &OrderState, game: &G, ply: usize) -> [u16; 3] {
         let [k0, k1] = state.killers[ply.min(MAX_PLY)];
         let counter = game.last_move().map_or(0, |p| state.counter[G::move_key(p)]);
         [k0, k1, if counter == k0 || counter == k1 { 0 } else { counter }]
     }
 
     #[inline]
-    fn on_cutoff<G: Game>(state: &mut OrderState, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
+    fn on_cutoff<G: FastPaths>(
+        state: &mut OrderState,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+    ) {
         if !game.is_quiet(m) {
             return;
         }
@@ -763,14 +777,20 @@ impl OrderPolicy for DynamicOrder {
     }
 
     #[inline(always)]
-    fn order<G: Game>(state: &DynamicOrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash: u16) {
+    fn order<G: FastPaths>(
+        state: &DynamicOrderState,
+        game: &G,
+        picker: &mut MovePicker<G::Move>,
+        ply: usize,
+        hash: u16,
+    ) {
         if state.on {
             Ordered::order(&state.inner, game, picker, ply, hash);
         }
     }
 
     #[inline(always)]
-    fn early_quiets<G: Game>(state: &DynamicOrderState, game: &G, ply: usize) -> [u16; 3] {
+    fn early_quiets<G: FastPaths>(state: &DynamicOrderState, game: &G, ply: usize) -> [u16; 3] {
         if state.on {
             Ordered::early_quiets(&state.inner, game, ply)
         } else {
@@ -779,7 +799,7 @@ impl OrderPolicy for DynamicOrder {
     }
 
     #[inline(always)]
-    fn on_cutoff<G: Game>(
+    fn on_cutoff<G: FastPaths>(
         state: &mut DynamicOrderState,
         game: &G,
         m: G::Move,
@@ -931,7 +951,7 @@ pub enum Exit {
 
 /// Watches a search node by node (for drawing the searched tree). The default methods do nothing and
 /// [`Silent`] is what every ordinary search uses, so observing costs nothing when it is not used.
-pub trait Observer<G: Game>: Default {
+pub trait Observer<G: FastPaths>: Default {
     /// Whether anything is watched (lets the search skip work, such as listing pruned moves, for [`Silent`]).
     const ACTIVE: bool = false;
     /// The search enters a node `ply` plies deep with window `[alpha, beta]` and `depth` plies left, reached by
@@ -953,4 +973,4 @@ pub trait Observer<G: Game>: Default {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Silent;
 
-impl<G: Game> Observer<G> for Silent {}
+impl<G: FastPaths> Observer<G> for Silent {}

@@ -26,7 +26,7 @@
 //! assert!(dot.starts_with("digraph search {"));
 //! ```
 
-use crate::game::{Evaluator, Game, Score, INFINITY, MATE, MATE_BOUND};
+use crate::game::{Evaluator, FastPaths, Score, INFINITY, MATE, MATE_BOUND};
 use crate::policy::{Exit, NodeKind, Observer};
 use std::fmt::{Display, Write};
 
@@ -303,8 +303,8 @@ impl<M: Copy> Recorder<M> {
     /// Only sensible for small trees, such as [`crate::synthetic::Tree`]s.
     pub fn fill_pruned<G, E>(&mut self, game: &G, eval: &mut E, budget: usize) -> bool
     where
-        G: Game<Move = M> + Clone,
-        E: Evaluator<G>,
+        G: FastPaths<Move = M> + Clone,
+        E: Evaluator<G, G::Move>,
     {
         let targets: Vec<usize> = (0..self.nodes.len())
             .filter(|&i| matches!(self.nodes[i].state, State::Pruned(PruneReason::Cutoff | PruneReason::Futility)))
@@ -349,10 +349,10 @@ impl<M: Copy> Recorder<M> {
 
     fn fill_below<G, E>(&mut self, id: usize, g: &mut G, eval: &mut E, depth: i32, left: &mut usize) -> bool
     where
-        G: Game<Move = M>,
-        E: Evaluator<G>,
+        G: FastPaths<Move = M>,
+        E: Evaluator<G, G::Move>,
     {
-        let mut moves = crate::game::MoveList::new();
+        let mut moves = crate::game::MoveBuf::new();
         if depth > 0 {
             g.generate(false, &mut moves);
         }
@@ -391,7 +391,7 @@ impl<M: Copy> Recorder<M> {
     }
 }
 
-impl<G: Game> Observer<G> for Recorder<G::Move> {
+impl<G: FastPaths> Observer<G> for Recorder<G::Move> {
     const ACTIVE: bool = true;
 
     fn enter(&mut self, ply: usize, alpha: Score, beta: Score, depth: i32, kind: NodeKind) {

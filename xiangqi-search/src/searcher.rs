@@ -1,7 +1,7 @@
 //! The searcher: one variant on one game, its tables, the root, iterative deepening with aspiration windows, stop
 //! conditions, and what the node functions ([`crate::node`]) and the move picker ([`crate::movepick`]) share.
 
-use crate::game::{Evaluator, Game, MoveList, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::game::{Evaluator, FastPaths, MoveBuf, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::limits::{Limits, SearchOptions};
 use crate::policy::{Extras, Form, NodeKind, Observer, OrderPolicy, Search, Silent, Variant};
 use crate::stats::{Line, SearchResult, Stats};
@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// Runs one variant `V` on a game `G` with an evaluator `E`, watched by `W` (nothing by default).
-pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silent> {
+pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G> = Silent> {
     /// The game, restored after every search.
     pub game: G,
     /// The evaluator.
@@ -45,7 +45,7 @@ pub struct Searcher<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G> = Silen
     _variant: PhantomData<V>,
 }
 
-impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
+impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
     /// A searcher for `game` with `eval`. All tables are allocated here, none during the search.
     pub fn new(game: G, eval: E) -> Self {
         // What the policy types show makes no sense fails to compile (see `Variant::CHECK`).
@@ -147,7 +147,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
                 if best.is_none() {
                     // No legal move at the root: report the score the game gives. (Stopped before the first
                     // iteration gave a move: fall back on the first legal move, so a move is always returned.)
-                    let mut moves = MoveList::new();
+                    let mut moves = MoveBuf::new();
                     self.game.generate(false, &mut moves);
                     let fallback = moves.iter().copied().find(|&m| self.root_allows(m));
                     best = Some(SearchResult {
@@ -368,7 +368,7 @@ impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> 
 }
 
 /// What the policies see of the searcher.
-impl<G: Game, E: Evaluator<G>, V: Variant, W: Observer<G>> Search for Searcher<G, E, V, W> {
+impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search for Searcher<G, E, V, W> {
     type G = G;
     type V = V;
     type W = W;

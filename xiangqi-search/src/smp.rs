@@ -1,6 +1,6 @@
 //! Lazy SMP: several threads search the same position and share the transposition table.
 
-use crate::game::{Evaluator, Game};
+use crate::game::{Evaluator, FastPaths};
 use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
 use crate::stats::SearchResult;
@@ -28,9 +28,9 @@ pub fn search_smp<G, E>(
     on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
 ) -> SearchResult<G::Move>
 where
-    G: Game + Clone + Send + Sync,
+    G: FastPaths + Clone + Send + Sync,
     G::Move: Send,
-    E: Evaluator<G> + Send,
+    E: Evaluator<G, G::Move> + Send,
 {
     search_smp_remembering(spec, game, make_eval, limits, tt, None, threads, on_iteration)
 }
@@ -51,9 +51,9 @@ pub fn search_smp_remembering<G, E>(
     on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
 ) -> SearchResult<G::Move>
 where
-    G: Game + Clone + Send + Sync,
+    G: FastPaths + Clone + Send + Sync,
     G::Move: Send,
-    E: Evaluator<G> + Send,
+    E: Evaluator<G, G::Move> + Send,
 {
     let pool = SearchPool::new(threads).expect("the search threads start");
     pool.search(spec, game, make_eval, limits, tt, memory, on_iteration)
@@ -125,9 +125,9 @@ impl SearchPool {
         on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move>
     where
-        G: Game + Clone + Send + Sync,
+        G: FastPaths + Clone + Send + Sync,
         G::Move: Send,
-        E: Evaluator<G> + Send,
+        E: Evaluator<G, G::Move> + Send,
     {
         let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
         let limits = Limits { signals: Some(signals.clone()), iterative: true, ..limits.clone() };

@@ -19,7 +19,7 @@
 //! assert_eq!(mm.game.visited_leaves().len(), 14);
 //! ```
 
-use crate::game::{Evaluator, Game, GenType, MoveList, Score};
+use crate::game::{Evaluator, GameTree, MoveBuf, Score, SimpleGame};
 use std::cell::RefCell;
 use std::fmt;
 
@@ -236,7 +236,9 @@ impl Tree {
     }
 }
 
-impl Game for Tree {
+impl SimpleGame for Tree {}
+
+impl GameTree for Tree {
     type Move = Child;
     const MOVE_KEYS: usize = 1024;
 
@@ -248,25 +250,10 @@ impl Game for Tree {
         m.0.wrapping_add(1).max(1)
     }
 
-    fn generate(&self, captures_only: bool, out: &mut MoveList<Child>) {
+    fn generate(&self, captures_only: bool, out: &mut MoveBuf<Child>) {
         if !captures_only {
             out.extend((0..self.current().children.len()).map(|i| Child(i as u16)));
         }
-    }
-
-    type Legality = ();
-
-    fn legality(&self) {}
-
-    /// Every move is quiet ([`Game::capture_key`] is 0): the capture stage is empty.
-    fn generate_lazy(&self, _: &(), kind: GenType, out: &mut MoveList<Child>) {
-        if kind != GenType::Captures {
-            self.generate(false, out);
-        }
-    }
-
-    fn is_legal_generated(&self, _: &(), _: Child) -> bool {
-        true
     }
 
     fn make(&mut self, m: Child) {
@@ -316,7 +303,7 @@ impl Game for Tree {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TreeEval;
 
-impl Evaluator<Tree> for TreeEval {
+impl Evaluator<Tree, Child> for TreeEval {
     fn evaluate(&mut self, tree: &Tree) -> Score {
         tree.leaf_score()
     }

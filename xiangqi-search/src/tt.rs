@@ -24,7 +24,7 @@ pub enum Bound {
 /// A hit: what a previous search stored for this position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TtHit {
-    /// The best move found, packed by the game (`Game::encode_move`), 0 for none.
+    /// The best move found, packed by the game (`GameTree::encode_move`), 0 for none.
     pub mv: u16,
     /// The score, already adjusted to the probing ply for mates.
     pub score: Score,

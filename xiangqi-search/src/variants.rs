@@ -1,7 +1,7 @@
 //! Named presets and free combinations (`negamax-ab+pvs+qs`, `alphabeta+qs+order`), mapped onto monomorphized
 //! [`Searcher`] instances.
 
-use crate::game::{Evaluator, Game};
+use crate::game::{Evaluator, FastPaths};
 use crate::limits::{Limits, SearchOptions};
 use crate::memory::SearchMemory;
 use crate::policy::{
@@ -373,7 +373,7 @@ impl fmt::Display for VariantSpec {
 /// One monomorphized run. Kept out of line so that the dispatch's dozens of arms do not each reserve room for a
 /// searcher on the caller's stack (in unoptimised builds that alone overflowed an 8 MB stack).
 #[inline(never)]
-fn run_variant<G: Game, E: Evaluator<G>, W: Observer<G>, V: Variant>(
+fn run_variant<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>, V: Variant>(
     game: G,
     eval: E,
     limits: &Limits,
@@ -411,12 +411,17 @@ pub struct RunSetup {
 
 impl VariantSpec {
     /// Runs this variant on `game` with `eval` within `limits`, through the monomorphized searcher it names.
-    pub fn run<G: Game, E: Evaluator<G>>(&self, game: G, eval: E, limits: &Limits) -> SearchResult<G::Move> {
+    pub fn run<G: FastPaths, E: Evaluator<G, G::Move>>(
+        &self,
+        game: G,
+        eval: E,
+        limits: &Limits,
+    ) -> SearchResult<G::Move> {
         self.run_observed::<G, E, Silent>(game, eval, limits, &RunSetup::default(), |_| {}).0
     }
 
     /// [`VariantSpec::run`] with a table, options, and a callback after each iteration of iterative deepening.
-    pub fn run_with<G: Game, E: Evaluator<G>>(
+    pub fn run_with<G: FastPaths, E: Evaluator<G, G::Move>>(
         &self,
         game: G,
         eval: E,
@@ -428,7 +433,7 @@ impl VariantSpec {
     }
 
     /// [`VariantSpec::run_with`] watched by an observer `W`, returned with the result.
-    pub fn run_observed<G: Game, E: Evaluator<G>, W: Observer<G>>(
+    pub fn run_observed<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>>(
         &self,
         game: G,
         eval: E,

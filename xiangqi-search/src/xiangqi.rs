@@ -1,6 +1,6 @@
-//! `xiangqi_core::Position` as a [`Game`].
+//! `xiangqi_core::Position` as a [`GameTree`] with every [`FastPaths`] hook.
 
-use crate::game::{mated_in, Game, MoveList, Rule, Score, MATE};
+use crate::game::{mated_in, FastPaths, GameTree, MoveBuf, Rule, Score, MATE};
 use xiangqi_core::rules::{judge, Judgement, Verdict};
 use xiangqi_core::{Bitboard, KingSafety, Move, PieceKind, Position};
 use xiangqi_movegen::{generate, generate_lazy_with, generate_pseudo_captures, GenType};
@@ -18,7 +18,7 @@ const fn order_value(kind: PieceKind) -> i32 {
     }
 }
 
-impl Game for Position {
+impl GameTree for Position {
     type Move = Move;
     const MOVE_KEYS: usize = 90 << 7;
 
@@ -56,47 +56,8 @@ impl Game for Position {
     }
 
     #[inline(always)]
-    fn generate(&self, captures_only: bool, out: &mut MoveList<Move>) {
+    fn generate(&self, captures_only: bool, out: &mut MoveBuf<Move>) {
         generate(self, if captures_only { GenType::Captures } else { GenType::All }, out);
-    }
-
-    type Legality = KingSafety;
-
-    #[inline(always)]
-    fn legality(&self) -> KingSafety {
-        self.king_safety()
-    }
-
-    #[inline(always)]
-    fn generate_lazy(&self, ks: &KingSafety, kind: GenType, out: &mut MoveList<Move>) {
-        generate_lazy_with(self, ks, kind, out);
-    }
-
-    #[inline(always)]
-    fn is_legal_generated(&self, ks: &KingSafety, m: Move) -> bool {
-        self.is_safe_with(ks, m.from(), m.to())
-    }
-
-    #[inline]
-    fn decode_legal(&self, code: u16) -> Option<Move> {
-        let m = Move::from_raw(code)?;
-        self.is_legal(m).then_some(m)
-    }
-
-    #[inline]
-    fn decode_with(&self, ks: &KingSafety, code: u16) -> Option<Move> {
-        let m = Move::from_raw(code)?;
-        (self.is_pseudo_legal(m) && self.is_safe_with(ks, m.from(), m.to())).then_some(m)
-    }
-
-    #[inline(always)]
-    fn generate_captures_unchecked(&self, out: &mut MoveList<Move>) {
-        generate_pseudo_captures(self, out);
-    }
-
-    #[inline(always)]
-    fn is_legal_capture(&self, m: Move) -> bool {
-        self.is_legal_pseudo(m)
     }
 
     #[inline(always)]
@@ -119,11 +80,6 @@ impl Game for Position {
         Position::in_check(self)
     }
 
-    #[inline(always)]
-    fn gives_check(&self, m: Move) -> bool {
-        Position::gives_check(self, m)
-    }
-
     /// Allowed while the side to move keeps an attacking piece (chariot, horse or cannon): without one, zugzwang
     /// is common in xiangqi endgames.
     #[inline]
@@ -136,11 +92,6 @@ impl Game for Position {
     #[inline(always)]
     fn hash(&self) -> u64 {
         self.key()
-    }
-
-    #[inline(always)]
-    fn hash_after(&self, m: Move) -> Option<u64> {
-        Some(self.key_after(m))
     }
 
     #[inline(always)]
@@ -175,5 +126,56 @@ impl Game for Position {
         } else {
             key
         }
+    }
+}
+
+impl FastPaths for Position {
+    type Legality = KingSafety;
+
+    #[inline(always)]
+    fn legality(&self) -> KingSafety {
+        self.king_safety()
+    }
+
+    #[inline(always)]
+    fn generate_lazy(&self, ks: &KingSafety, kind: GenType, out: &mut MoveBuf<Move>) {
+        generate_lazy_with(self, ks, kind, out);
+    }
+
+    #[inline(always)]
+    fn is_legal_generated(&self, ks: &KingSafety, m: Move) -> bool {
+        self.is_safe_with(ks, m.from(), m.to())
+    }
+
+    #[inline]
+    fn decode_legal(&self, code: u16) -> Option<Move> {
+        let m = Move::from_raw(code)?;
+        self.is_legal(m).then_some(m)
+    }
+
+    #[inline]
+    fn decode_with(&self, ks: &KingSafety, code: u16) -> Option<Move> {
+        let m = Move::from_raw(code)?;
+        (self.is_pseudo_legal(m) && self.is_safe_with(ks, m.from(), m.to())).then_some(m)
+    }
+
+    #[inline(always)]
+    fn generate_captures_unchecked(&self, out: &mut MoveBuf<Move>) {
+        generate_pseudo_captures(self, out);
+    }
+
+    #[inline(always)]
+    fn is_legal_capture(&self, m: Move) -> bool {
+        self.is_legal_pseudo(m)
+    }
+
+    #[inline(always)]
+    fn gives_check(&self, m: Move) -> bool {
+        Position::gives_check(self, m)
+    }
+
+    #[inline(always)]
+    fn hash_after(&self, m: Move) -> Option<u64> {
+        Some(self.key_after(m))
     }
 }

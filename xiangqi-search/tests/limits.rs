@@ -44,7 +44,7 @@ fn without_a_limit_the_same_search_deepens_to_the_end() {
 
 #[test]
 fn root_moves_restrict_the_root_and_nothing_below() {
-    use xiangqi_search::Game;
+    use xiangqi_search::GameTree;
     let start = Position::startpos();
     let legal = xiangqi_movegen::legal_moves(&start);
     // Two chariot moves only: the answer is one of them, and the search below the root is not restricted (a
@@ -52,7 +52,7 @@ fn root_moves_restrict_the_root_and_nothing_below() {
     let allowed: Vec<_> =
         legal.iter().copied().filter(|m| ["a0a1", "i0i1"].contains(&m.to_string().as_str())).collect();
     assert_eq!(allowed.len(), 2);
-    let codes: Vec<u16> = allowed.iter().map(|&m| <Position as Game>::encode_move(m)).collect();
+    let codes: Vec<u16> = allowed.iter().map(|&m| <Position as GameTree>::encode_move(m)).collect();
     let mut s = engine(&start.fen());
     let r = s.search(&Limits { depth: Some(3), root_moves: Some(codes), ..Limits::default() });
     assert!(allowed.contains(&r.best_move.unwrap()), "{:?}", r.best_move);

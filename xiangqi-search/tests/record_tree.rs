@@ -10,7 +10,7 @@ use xiangqi_core::{Move, PieceKind, Position};
 use xiangqi_search::record::{DotOptions, Edge, Node, PruneReason, Recorder, State, View};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
 use xiangqi_search::{
-    AlphaBeta, Engine, Evaluator, Exit, Game, Limits, NegamaxAb, NegamaxAbHard, Nmp, NodeKind, Pvs, Qs, Score,
+    AlphaBeta, Engine, Evaluator, Exit, GameTree, Limits, NegamaxAb, NegamaxAbHard, Nmp, NodeKind, Pvs, Qs, Score,
     SearchResult, Searcher, Stats, TranspositionTable, Variant,
 };
 
@@ -41,7 +41,7 @@ fn moves_to(rec: &Recorder<Child>, id: usize) -> Vec<Child> {
 /// The leaves (left-to-right indices) in the subtree reached by `path`.
 fn leaves_under(tree: &Tree, path: &[Child]) -> Vec<usize> {
     fn walk(t: &mut Tree) {
-        let mut moves = xiangqi_search::MoveList::new();
+        let mut moves = xiangqi_search::MoveBuf::new();
         t.generate(false, &mut moves);
         if moves.is_empty() {
             TreeEval.evaluate(t);
@@ -67,7 +67,7 @@ fn children_count(tree: &Tree, path: &[Child]) -> usize {
     for &m in path {
         t.make(m);
     }
-    let mut moves = xiangqi_search::MoveList::new();
+    let mut moves = xiangqi_search::MoveBuf::new();
     t.generate(false, &mut moves);
     moves.len()
 }

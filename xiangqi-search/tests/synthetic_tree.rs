@@ -134,8 +134,8 @@ fn cs557_maximizer(tree: &mut Tree, worst: i32, best: i32) -> i32 {
 }
 
 fn cs557_node(tree: &mut Tree, max: bool, mut worst: i32, best: i32) -> i32 {
-    use xiangqi_search::{Evaluator, Game, MoveList};
-    let mut moves = MoveList::new();
+    use xiangqi_search::{Evaluator, GameTree, MoveBuf};
+    let mut moves = MoveBuf::new();
     tree.generate(false, &mut moves);
     if moves.is_empty() {
         // eval(board) from MAX's view (the evaluator scores for the side to move).

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use xiangqi_core::Position;
-use xiangqi_eval::Evaluator;
+use xiangqi_eval::Handcrafted;
 use xiangqi_train::data::{read_records, Record};
 use xiangqi_train::net::QuantNet;
 
@@ -26,7 +26,7 @@ fn run(args: &[String]) -> Result<(), String> {
     if recs.is_empty() {
         return Err(format!("{data} holds no records"));
     }
-    let hand = Evaluator::default();
+    let hand = Handcrafted::default();
     let report = |name: &str, eval: &dyn Fn(&Record) -> Result<i32, String>| -> Result<(), String> {
         let (mut abs, mut sx, mut sy, mut sxx, mut syy, mut sxy) = (0.0f64, 0.0, 0.0, 0.0, 0.0, 0.0);
         let (mut agree, mut decided) = (0usize, 0usize);

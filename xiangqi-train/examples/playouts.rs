@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use xiangqi_core::Position;
-use xiangqi_eval::Evaluator;
+use xiangqi_eval::Handcrafted;
 use xiangqi_train::data::{write_records, Record};
 
 fn main() -> ExitCode {
@@ -25,7 +25,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let eval = Evaluator::default();
+    let eval = Handcrafted::default();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut recs = Vec::with_capacity(count);
     while recs.len() < count {

@@ -5,7 +5,7 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use xiangqi_core::Position;
-use xiangqi_eval::Evaluator;
+use xiangqi_eval::Handcrafted;
 use xiangqi_train::data::{read_records, write_records, Record};
 use xiangqi_train::net::{file_len, QuantNet, HEADER_BYTES, NET_MAGIC};
 use xiangqi_train::train::{float_loss, train, Event, FirstLayer, Options};
@@ -13,7 +13,7 @@ use xiangqi_train::train::{float_loss, train, Event, FirstLayer, Options};
 /// Positions of random legal playouts (up to 40 plies, not in check), scored by the handcrafted evaluator. The
 /// playouts rarely end, so the result is read from the score: a win above +150, a loss below -150, else a draw.
 fn playout_records(count: usize, seed: u64) -> Vec<Record> {
-    let eval = Evaluator::default();
+    let eval = Handcrafted::default();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {

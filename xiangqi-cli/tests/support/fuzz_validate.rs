@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use xiangqi_core::{Color, Move, Position, Setup};
-use xiangqi_eval::{Evaluator, Term};
+use xiangqi_eval::{Handcrafted, Term};
 
 /// The longest error line accepted: an error names what is wrong, it does not echo a 100 KB line back.
 pub const MAX_ERROR_LINE: usize = 600;
@@ -449,7 +449,7 @@ pub fn check_eval(block: &[Line], pos: &Position) -> Result<(), String> {
     if !matches!(&block[6 + n + 1], Line::EvalRow(name, _) if name == "total") {
         return Err("eval has no total".to_owned());
     }
-    let total = Evaluator::default().evaluate(pos);
+    let total = Handcrafted::default().evaluate(pos);
     let red = if pos.turn() == Color::Red { total } else { -total };
     if block[n + 10] != Line::Evaluation(total, pos.turn(), red) {
         return Err(format!("eval's total {:?}, the evaluator says {total}", block[n + 10]));

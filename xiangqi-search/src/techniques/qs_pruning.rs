@@ -7,7 +7,7 @@
 pub struct QsPruning;
 
 impl QsPruning {
-    /// Whether a capture keyed `key` (see [`crate::Game::capture_key`]) is skipped.
+    /// Whether a capture keyed `key` (see [`crate::GameTree::capture_key`]) is skipped.
     #[inline(always)]
     pub fn skips(key: i32) -> bool {
         key < 0

@@ -1,8 +1,8 @@
-//! [`Evaluator`]: the default evaluation, its terms ([`Term`]) and its breakdown ([`Trace`]).
+//! [`Handcrafted`]: the default evaluation, its terms ([`Term`]) and its breakdown ([`Trace`]).
 
 use crate::accumulator::{Accumulator, Extra, PsqState};
 use crate::bits::{self, rect};
-use crate::score::{Packed, Score};
+use crate::score::{Packed, TaperedScore};
 use crate::weights::Weights;
 use crate::{Evaluate, EVAL_MAX};
 use xiangqi_core::attacks::{between, king_attacks};
@@ -69,9 +69,9 @@ impl Term {
 ///
 /// ```
 /// use xiangqi_core::{Color, Position};
-/// use xiangqi_eval::{Evaluator, Term};
+/// use xiangqi_eval::{Handcrafted, Term};
 ///
-/// let eval = Evaluator::default();
+/// let eval = Handcrafted::default();
 /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1").unwrap();
 /// let t = eval.trace(&pos);
 /// assert_eq!(t.total, eval.evaluate(&pos));
@@ -87,19 +87,19 @@ pub struct Trace {
     /// The phase of the full middlegame.
     pub phase_max: i32,
     /// Each term's score per side, `[term][color]`, each from its own side's view (positive is good for that side).
-    pub terms: [[Score; 2]; Term::NUM],
-    /// The evaluation for the side to move: exactly what [`Evaluator::evaluate`] returns.
+    pub terms: [[TaperedScore; 2]; Term::NUM],
+    /// The evaluation for the side to move: exactly what [`Handcrafted::evaluate`] returns.
     pub total: i32,
 }
 
 impl Trace {
     /// `color`'s score in `term`.
-    pub fn get(&self, term: Term, color: Color) -> Score {
+    pub fn get(&self, term: Term, color: Color) -> TaperedScore {
         self.terms[term.index()][color.index()]
     }
 
     /// Red's score minus Black's in `term`.
-    pub fn net(&self, term: Term) -> Score {
+    pub fn net(&self, term: Term) -> TaperedScore {
         self.get(term, Color::Red) - self.get(term, Color::Black)
     }
 
@@ -110,8 +110,66 @@ impl Trace {
     }
 
     /// The sum of all terms, Red minus Black, before tapering.
-    pub fn sum(&self) -> Score {
+    pub fn sum(&self) -> TaperedScore {
         Term::ALL.iter().map(|&t| self.net(t)).sum()
+    }
+
+    /// The total from Red's view.
+    pub fn red_view(&self) -> i32 {
+        match self.turn {
+            Color::Red => self.total,
+            Color::Black => -self.total,
+        }
+    }
+
+    /// The breakdown as a table, in the manner of Stockfish's `eval`, headed by `fen`.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_eval::Handcrafted;
+    /// let pos = Position::startpos();
+    /// let table = Handcrafted::default().trace(&pos).table(&pos.fen());
+    /// assert!(table.contains("material"));
+    /// assert!(table.lines().last().unwrap().starts_with("Evaluation:"));
+    /// ```
+    pub fn table(&self, fen: &str) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let pct = 100 * self.phase / self.phase_max;
+        let _ = writeln!(out, "Position: {fen}");
+        let _ = writeln!(out, "Phase: {}/{} ({pct}% middlegame)", self.phase, self.phase_max);
+        let _ = writeln!(out);
+        let _ = writeln!(out, "        Term |       Red       |      Black      |    Red - Black  | Value");
+        let _ = writeln!(out, "             |    MG      EG   |    MG      EG   |    MG      EG   |");
+        let rule = "-------------+-----------------+-----------------+-----------------+-------";
+        let _ = writeln!(out, "{rule}");
+        let row = |out: &mut String, name: &str, red: TaperedScore, black: TaperedScore, value: i32| {
+            let net = red - black;
+            let _ = writeln!(
+                out,
+                "{name:>12} | {:>6}  {:>6}  | {:>6}  {:>6}  | {:>6}  {:>6}  | {value:>6}",
+                red.mg, red.eg, black.mg, black.eg, net.mg, net.eg
+            );
+        };
+        let (mut red, mut black) = (TaperedScore::ZERO, TaperedScore::ZERO);
+        for term in Term::ALL {
+            let (r, b) = (self.get(term, Color::Red), self.get(term, Color::Black));
+            red += r;
+            black += b;
+            row(&mut out, term.name(), r, b, self.value(term));
+        }
+        let _ = writeln!(out, "{rule}");
+        row(&mut out, "total", red, black, self.red_view());
+        let _ = writeln!(out);
+        let _ = writeln!(out, "Value: the term tapered by the phase, from Red's view; the total tapers the sum once.");
+        let _ = writeln!(
+            out,
+            "Evaluation: {:+} for {} (side to move), {:+} from Red's view",
+            self.total,
+            self.turn,
+            self.red_view()
+        );
+        out
     }
 }
 
@@ -142,7 +200,7 @@ impl Sink for Net {
         }
     }
 
-    /// Red minus Black summed as a [`Score`] and packed once: packing is linear, so the sum is the same.
+    /// Red minus Black summed as a [`TaperedScore`] and packed once: packing is linear, so the sum is the same.
     #[inline(always)]
     fn add_psq(&mut self, st: &PsqState) {
         let (r, b) = (Color::Red.index(), Color::Black.index());
@@ -150,7 +208,7 @@ impl Sink for Net {
     }
 }
 
-impl Sink for [[Score; 2]; Term::NUM] {
+impl Sink for [[TaperedScore; 2]; Term::NUM] {
     fn add(&mut self, term: Term, color: Color, s: Packed) {
         self[term.index()][color.index()] += s.unpack();
     }
@@ -281,15 +339,15 @@ const fn relative_rank(color: Color, sq: Square) -> usize {
 /// Scores are for the side to move, within `-EVAL_MAX..=EVAL_MAX`, and symmetric: the colour-flipped and the
 /// mirrored position score the same.
 ///
-/// Use [`Evaluator::evaluate`] (from scratch) or, in a search, an [`Accumulator`] with [`Evaluator::evaluate_with`].
+/// Use [`Handcrafted::evaluate`] (from scratch) or, in a search, an [`Accumulator`] with [`Handcrafted::evaluate_with`].
 #[derive(Clone)]
-pub struct Evaluator {
+pub struct Handcrafted {
     weights: Weights,
     /// Part of `weights`, packed.
     packed: PackedWeights,
     /// Piece-square bonuses expanded to the 90 points, `[color][kind][square]`; Black's are Red's turned. On the
-    /// heap, as the next table: an `Evaluator` stays small to move and to embed (a search keeps one per variant).
-    pst: Box<[[[Score; Square::NUM]; 7]; 2]>,
+    /// heap, as the next table: an `Handcrafted` stays small to move and to embed (a search keeps one per variant).
+    pst: Box<[[[TaperedScore; Square::NUM]; 7]; 2]>,
     /// The same, packed.
     pst_packed: Box<[[[Packed; Square::NUM]; 7]; 2]>,
     /// The attack units of a piece on each point (zero on its own side of the river), `[color][kind][square]`.
@@ -301,26 +359,26 @@ pub struct Evaluator {
 }
 
 /// How far the positional terms are assumed to move a score beyond material and piece-square sums, for
-/// [`Evaluator::evaluate_lazy`]. About 90% of positions of random games stay within it (measured over 45,000
+/// [`Handcrafted::evaluate_lazy`]. About 90% of positions of random games stay within it (measured over 45,000
 /// positions); ElephantEye's first lazy margin is the same size once its units are scaled to ours.
 pub const DEFAULT_LAZY_MARGIN: i32 = 700;
 
-impl Default for Evaluator {
-    fn default() -> Evaluator {
-        Evaluator::new(Weights::DEFAULT)
+impl Default for Handcrafted {
+    fn default() -> Handcrafted {
+        Handcrafted::new(Weights::DEFAULT)
     }
 }
 
-impl std::fmt::Debug for Evaluator {
+impl std::fmt::Debug for Handcrafted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Evaluator").field("fingerprint", &self.fingerprint).finish_non_exhaustive()
+        f.debug_struct("Handcrafted").field("fingerprint", &self.fingerprint).finish_non_exhaustive()
     }
 }
 
-impl Evaluator {
+impl Handcrafted {
     /// An evaluator with `weights`. A non-positive `attack_max` counts as 1; so does a phase total of zero.
-    pub fn new(weights: Weights) -> Evaluator {
-        let mut pst = Box::new([[[Score::ZERO; Square::NUM]; 7]; 2]);
+    pub fn new(weights: Weights) -> Handcrafted {
+        let mut pst = Box::new([[[TaperedScore::ZERO; Square::NUM]; 7]; 2]);
         let mut attack_units = Box::new([[[0; Square::NUM]; 7]; 2]);
         for color in Color::ALL {
             for kind in PieceKind::ALL {
@@ -341,7 +399,7 @@ impl Evaluator {
             .to_vec()
             .iter()
             .fold(0xcbf2_9ce4_8422_2325u64, |h, &v| (h ^ v as u32 as u64).wrapping_mul(0x100_0000_01b3));
-        Evaluator {
+        Handcrafted {
             phase_max: phase_max.max(1),
             attack_max: weights.attack_max.max(1),
             packed: PackedWeights::new(&weights),
@@ -354,21 +412,21 @@ impl Evaluator {
         }
     }
 
-    /// This evaluator with another lazy margin (see [`Evaluator::evaluate_lazy`]); `i32::MAX / 4` turns lazy
+    /// This evaluator with another lazy margin (see [`Handcrafted::evaluate_lazy`]); `i32::MAX / 4` turns lazy
     /// evaluation off.
-    pub fn with_lazy_margin(mut self, margin: i32) -> Evaluator {
+    pub fn with_lazy_margin(mut self, margin: i32) -> Handcrafted {
         self.lazy_margin = margin.clamp(0, i32::MAX / 4);
         self
     }
 
     /// Lazy evaluation, as ElephantEye does it: when material and piece-square sums (kept by `acc`) are more than the
     /// lazy margin below `alpha` or above `beta`, the positional terms are assumed not to bring the score back into
-    /// the window, and that bound is returned without computing them. Otherwise the full [`Evaluator::evaluate_with`].
+    /// the window, and that bound is returned without computing them. Otherwise the full [`Handcrafted::evaluate_with`].
     ///
     /// ```
     /// use xiangqi_core::Position;
-    /// use xiangqi_eval::{Accumulator, Evaluator};
-    /// let eval = Evaluator::default();
+    /// use xiangqi_eval::{Accumulator, Handcrafted};
+    /// let eval = Handcrafted::default();
     /// let pos = Position::startpos();
     /// let acc = Accumulator::new(&eval, &pos);
     /// let full = eval.evaluate_with(&pos, &acc);
@@ -380,14 +438,14 @@ impl Evaluator {
         self.lazy_bound(pos, acc, alpha, beta).unwrap_or_else(|| self.evaluate_psq(pos, acc.state(), acc.extra()))
     }
 
-    /// The lazy half of [`Evaluator::evaluate_lazy`]: `Some(bound)` when material and piece-square sums alone put
+    /// The lazy half of [`Handcrafted::evaluate_lazy`]: `Some(bound)` when material and piece-square sums alone put
     /// the score more than the lazy margin outside `[alpha, beta]`, `None` when the full evaluation is needed (which
     /// a caller may then take from an [`crate::EvalCache`]).
     ///
     /// ```
     /// use xiangqi_core::Position;
-    /// use xiangqi_eval::{Accumulator, Evaluator};
-    /// let eval = Evaluator::default();
+    /// use xiangqi_eval::{Accumulator, Handcrafted};
+    /// let eval = Handcrafted::default();
     /// let pos = Position::startpos();
     /// let acc = Accumulator::new(&eval, &pos);
     /// assert_eq!(eval.lazy_bound(&pos, &acc, -100, 100), None);
@@ -435,7 +493,7 @@ impl Evaluator {
         self.psq_and_surplus(pos).0
     }
 
-    /// [`Evaluator::psq`] and the attack counts ([`Extra`]: the strength surplus, Red's
+    /// [`Handcrafted::psq`] and the attack counts ([`Extra`]: the strength surplus, Red's
     /// [`Weights::attack_material`] sum minus Black's, and each side's attack units across the river), which an
     /// [`Accumulator`] also keeps.
     pub(crate) fn psq_and_surplus(&self, pos: &Position) -> (PsqState, Extra) {
@@ -510,8 +568,8 @@ impl Evaluator {
     ///
     /// ```
     /// use xiangqi_core::Position;
-    /// use xiangqi_eval::{Evaluator, EVAL_MAX};
-    /// let eval = Evaluator::default();
+    /// use xiangqi_eval::{Handcrafted, EVAL_MAX};
+    /// let eval = Handcrafted::default();
     /// let v = eval.evaluate(&Position::startpos());
     /// assert!(v.abs() < 50 && v.abs() <= EVAL_MAX);
     /// ```
@@ -522,7 +580,7 @@ impl Evaluator {
     }
 
     /// The evaluation of `pos` for the side to move, taking material and piece-square sums from `acc`, which must be
-    /// in step with `pos` (see [`Accumulator`]). Equal to [`Evaluator::evaluate`].
+    /// in step with `pos` (see [`Accumulator`]). Equal to [`Handcrafted::evaluate`].
     #[inline]
     pub fn evaluate_with(&self, pos: &Position, acc: &Accumulator) -> i32 {
         debug_assert!(acc.belongs_to(self), "accumulator built by another evaluator");
@@ -540,7 +598,7 @@ impl Evaluator {
     /// The evaluation of `pos` taken apart by term and side.
     pub fn trace(&self, pos: &Position) -> Trace {
         let (st, attack) = self.psq_and_surplus(pos);
-        let mut terms = [[Score::ZERO; 2]; Term::NUM];
+        let mut terms = [[TaperedScore::ZERO; 2]; Term::NUM];
         self.collect(pos, &st, &attack, &mut terms);
         let mut trace =
             Trace { turn: pos.turn(), phase: self.phase(st.phase), phase_max: self.phase_max, terms, total: 0 };
@@ -549,7 +607,7 @@ impl Evaluator {
     }
 
     #[inline(always)]
-    fn finish(&self, turn: Color, net: Score, phase_raw: i32) -> i32 {
+    fn finish(&self, turn: Color, net: TaperedScore, phase_raw: i32) -> i32 {
         let v = net.taper(self.phase(phase_raw), self.phase_max).clamp(-EVAL_MAX, EVAL_MAX);
         match turn {
             Color::Red => v,
@@ -571,7 +629,7 @@ impl Evaluator {
 
     /// The attack pressure of each side, `0..=attack_max`: attack units of its pieces across the river, plus a bonus
     /// for having more strong pieces than the enemy (ElephantEye's measure of who is attacking), both kept in `attack`
-    /// ([`Evaluator::psq_and_surplus`]).
+    /// ([`Handcrafted::psq_and_surplus`]).
     #[inline(always)]
     fn pressures(&self, attack: &Extra) -> [i32; 2] {
         let w = &self.weights;
@@ -726,10 +784,10 @@ impl Evaluator {
     }
 }
 
-impl Evaluate for Evaluator {
+impl Evaluate for Handcrafted {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        Evaluator::evaluate(self, pos)
+        Handcrafted::evaluate(self, pos)
     }
 }
 
@@ -758,7 +816,7 @@ mod tests {
 
     #[test]
     fn phase_is_full_at_the_start_and_zero_with_kings_only() {
-        let eval = Evaluator::default();
+        let eval = Handcrafted::default();
         let start = eval.psq(&Position::startpos());
         assert_eq!(start.phase, eval.phase_max());
         assert_eq!(eval.phase(start.phase), eval.phase_max());
@@ -770,7 +828,7 @@ mod tests {
 
     #[test]
     fn pressure_counts_crossed_pieces_and_surplus() {
-        let eval = Evaluator::default();
+        let eval = Handcrafted::default();
         let pressures = |pos: &Position| eval.pressures(&eval.psq_and_surplus(pos).1);
         assert_eq!(pressures(&Position::startpos()), [0, 0]);
         // Red chariot and horse across the river, Black has nothing: 2 + 2 units, plus a surplus of 3 strength.

@@ -1,11 +1,16 @@
-//! `xiangqi bench`: the engine searches a fixed set of positions to a fixed depth. The total node count is the
-//! search's signature (a snapshot in the tests), so every change to the search shows up as a reviewed change.
+//! The bench: the engine searches a fixed set of positions to a fixed depth, each with a cleared table. The total
+//! node count is the search's signature (`xiangqi bench`, and a snapshot in the tests), so that every change to the
+//! search or the evaluation shows up as a reviewed change; the time gives nodes per second.
 
-use crate::engine::EvalChoice;
+use crate::game::Evaluator;
+use crate::limits::Limits;
+use crate::smp::SearchPool;
+use crate::tt::TranspositionTable;
+use crate::variants::VariantSpec;
+use crate::EngineError;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;
-use xiangqi_search::{Limits, TranspositionTable, VariantSpec};
 
 /// The bench positions: the start position, the perft positions of the reference data and a few endgames.
 pub const BENCH_FENS: &[&str] = &[
@@ -39,22 +44,33 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
-/// Runs the bench: each position searched to `depth` with a cleared `hash_mb` table and `threads` threads; an error
-/// when the table cannot be allocated.
-pub fn bench(spec: &VariantSpec, depth: u32, hash_mb: usize, threads: usize) -> Result<BenchResult, String> {
-    bench_with(&EvalChoice::engine_default(), spec, depth, hash_mb, threads)
-}
-
-/// [`bench()`] with the evaluator `eval`.
-pub fn bench_with(
-    eval: &EvalChoice,
+/// Runs the bench: each of [`BENCH_FENS`] searched by `spec` to `depth` (iterative deepening) with a cleared
+/// `hash_mb` table and `threads` threads, evaluating with what `make_eval` builds.
+///
+/// ```
+/// use xiangqi_core::{evaluation::Evaluator, Position};
+/// use xiangqi_search::bench::{bench, BENCH_FENS};
+///
+/// struct Zero;
+/// impl Evaluator for Zero {
+///     fn evaluate(&mut self, _: &Position) -> i32 { 0 }
+/// }
+/// let r = bench(&"engine".parse().unwrap(), 3, 1, 1, |_: &Position| Zero).unwrap();
+/// assert_eq!(r.nodes.len(), BENCH_FENS.len());
+/// assert_eq!(r.total, r.nodes.iter().sum::<u64>());
+/// ```
+///
+/// # Errors
+/// When the table or the threads cannot be had.
+pub fn bench<E: Evaluator + Send>(
     spec: &VariantSpec,
     depth: u32,
     hash_mb: usize,
     threads: usize,
-) -> Result<BenchResult, String> {
-    let tt = Arc::new(TranspositionTable::try_new(hash_mb).map_err(|e| e.to_string())?);
-    let pool = xiangqi_search::SearchPool::new(threads).map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    make_eval: impl Fn(&Position) -> E + Sync,
+) -> Result<BenchResult, EngineError> {
+    let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
+    let pool = SearchPool::new(threads)?;
     // Faulted in before the clock starts: bench measures the search, not the operating system.
     tt.prefault();
     let start = Instant::now();
@@ -64,7 +80,7 @@ pub fn bench_with(
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         tt.clear();
         let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
-        let r = crate::engine::search_threads_with(eval, spec, &pos, &limits, tt.clone(), None, &pool, &mut |_| {});
+        let r = pool.search(spec, &pos, &make_eval, &limits, tt.clone(), None, |_| {});
         nodes.push(r.stats.nodes());
         best.push(r.best_move.map_or("(none)".to_owned(), |m| m.to_string()));
     }
