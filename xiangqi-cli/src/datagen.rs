@@ -107,7 +107,7 @@ pub fn encode(pos: &Position, score: i32) -> [u8; RECORD_SIZE] {
 /// What a record holds.
 #[cfg(test)]
 #[derive(Debug, Clone)]
-pub struct Decoded {
+pub struct DecodedRecord {
     /// The position (without history).
     pub pos: Position,
     /// The result for the side to move: 0 loss, 1 draw, 2 win.
@@ -118,7 +118,7 @@ pub struct Decoded {
 
 #[cfg(test)]
 /// Reads a record back, checking that it holds a legal position and a known result.
-pub fn decode(r: &[u8]) -> Result<Decoded, String> {
+pub fn decode(r: &[u8]) -> Result<DecodedRecord, String> {
     if r.len() != RECORD_SIZE {
         return Err(format!("a record has {RECORD_SIZE} bytes, not {}", r.len()));
     }
@@ -136,7 +136,7 @@ pub fn decode(r: &[u8]) -> Result<Decoded, String> {
     }
     let setup = Setup { board, turn, halfmoves: 0, fullmoves: 1 };
     let pos = Position::from_setup(&setup, Validation::Strict).map_err(|e| e.to_string())?;
-    Ok(Decoded { pos, result: r[46], score: i16::from_le_bytes([r[48], r[49]]) })
+    Ok(DecodedRecord { pos, result: r[46], score: i16::from_le_bytes([r[48], r[49]]) })
 }
 
 /// Opens (or creates) the data file for appending, after checking its magic and cutting a trailing partial record;
@@ -311,7 +311,7 @@ mod tests {
         }
     }
 
-    fn check_file(path: &Path) -> Vec<Decoded> {
+    fn check_file(path: &Path) -> Vec<DecodedRecord> {
         let bytes = std::fs::read(path).unwrap();
         assert_eq!(&bytes[..8], MAGIC);
         assert_eq!((bytes.len() - 8) % RECORD_SIZE, 0, "whole records only");

@@ -26,9 +26,15 @@
 //! let mut uci = Uci::new(Output::new(sink.clone()));
 //! uci.feed(b"position startpos moves h2e2\n");
 //! uci.feed(b"go depth 3\n");
-//! uci.feed(b"isready\n"); // answered when the search is done
-//! let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
-//! assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+//! // The search runs on its own thread; the loop keeps reading commands meanwhile.
+//! let text = loop {
+//!     let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+//!     if text.contains("bestmove ") {
+//!         break text;
+//!     }
+//!     std::thread::sleep(std::time::Duration::from_millis(10));
+//! };
+//! assert!(text.lines().any(|l| l.starts_with("info depth 3 ")), "{text}");
 //! ```
 
 pub mod uci;

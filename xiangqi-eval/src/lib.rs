@@ -16,6 +16,27 @@
 //! The neural evaluation is in [`nnue`]: a perspective network read from a file ([`nnue::Network`], which also
 //! implements [`Evaluate`]), with accumulators kept along a line of play by a [`nnue::NnueStack`].
 //!
+//! A search takes the engine's evaluator as [`EngineEval`] (chosen by [`EvalChoice`]: handcrafted or a network),
+//! which implements the search's trait, [`xiangqi_core::evaluation::Evaluator`], keeping its incremental state in step
+//! with the search's moves and caching full evaluations. This crate never depends on the search:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use xiangqi_core::Position;
+//! use xiangqi_eval::{nnue::Network, EvalChoice};
+//! use xiangqi_search::{Limits, SearchEngine};
+//!
+//! let pos = Position::startpos();
+//! let net = EvalChoice::Nnue(Arc::new(Network::random(32, 1))); // or EvalChoice::load(path)
+//! for eval in [EvalChoice::Handcrafted, net] {
+//!     let mut engine = SearchEngine::new(|p: &Position| eval.for_search(p)).unwrap();
+//!     let r = engine.search(&pos, &Limits::depth(4));
+//!     assert!(pos.is_legal(r.best_move.unwrap()));
+//! }
+//! ```
+//!
+//! The handcrafted evaluator on its own:
+//!
 //! ```
 //! use xiangqi_core::{Position, Setup, Validation};
 //! use xiangqi_eval::{Accumulator, Evaluate, Handcrafted, Term};

@@ -11,14 +11,35 @@
 //! ([`VariantSpec`], e.g. `negamax-ab+pvs+qs`, `pvs+tt`, `engine+no-lmr`) runs any combination, on compositions of
 //! the `Dynamic` policies that read the techniques at run time and visit the same nodes.
 //!
-//! Policies see the search through a small trait ([`policy::Search`]). The algorithms are generic over a [`Game`]
-//! and an [`Evaluator`]. `xiangqi_core::Position` is a game; so is the [`synthetic::Tree`], where tests know
-//! exactly which leaves must be visited. The search never names a concrete xiangqi evaluator: the `xiangqi` binary
-//! joins this crate with `xiangqi-eval`.
+//! Policies see the search through a small trait ([`policy::Search`]). The algorithms are generic over a game
+//! ([`GameTree`], plus the optional speed hooks of [`FastPaths`]) and an [`Evaluator`] (the trait lives in
+//! `xiangqi-core`, so that `xiangqi-eval` implements it without knowing this crate). `xiangqi_core::Position` is a
+//! game; so is the [`synthetic::Tree`], where tests know exactly which leaves must be visited. The search never names
+//! a concrete evaluator: it is given one, or a function that builds one per thread.
+//!
+//! The playing engine in a few lines: [`SearchEngine`] holds the [`Engine`] composition, the transposition table,
+//! the Lazy SMP threads and the move-ordering memory of a game, with time management from a [`Clock`];
+//! `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental, cached).
+//!
+//! ```
+//! use std::time::Duration;
+//! use xiangqi_core::Position;
+//! use xiangqi_eval::EvalChoice;
+//! use xiangqi_search::{Limits, SearchEngine};
+//!
+//! let eval = EvalChoice::Handcrafted; // or EvalChoice::load("net.nnue".as_ref())?
+//! let mut engine = SearchEngine::new(|p: &Position| eval.for_search(p)).unwrap();
+//! let pos = Position::from_fen("4k4/9/9/9/5r3/9/9/9/9/3K1R3 w").unwrap();
+//! let r = engine.search(&pos, &Limits::movetime(Duration::from_millis(200)));
+//! assert_eq!(r.best_move.unwrap().to_string(), "f0f5"); // the chariot takes the undefended chariot
+//! assert_eq!(r.pv[0], r.best_move.unwrap());
+//! ```
+//!
+//! The textbook algorithms, each alone, compared on the same tree with a material-only evaluator:
 //!
 //! ```
 //! use xiangqi_core::{PieceKind, Position};
-//! use xiangqi_search::{Evaluator, Game, Limits, Score, Searcher, AlphaBeta, Minimax, NegamaxAb};
+//! use xiangqi_search::{Evaluator, Limits, Score, Searcher, AlphaBeta, Minimax, NegamaxAb};
 //!
 //! /// Material only, for the side to move.
 //! struct Material;

@@ -42,13 +42,13 @@ pub enum DataError {
         /// The record's index in the file, from 0.
         index: u64,
         /// What is wrong.
-        reason: RecordError,
+        reason: InvalidRecord,
     },
 }
 
 /// What is wrong with one record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum RecordError {
+pub enum InvalidRecord {
     /// A board nibble is 8, which codes no piece.
     #[error("point {0} holds the piece code 8, which codes no piece")]
     PieceCode(usize),
@@ -119,7 +119,7 @@ impl Record {
     }
 
     /// Decodes a record, checking every field.
-    pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, RecordError> {
+    pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, InvalidRecord> {
         let mut board = [0u8; 45];
         board.copy_from_slice(&bytes[..45]);
         let rec =
@@ -128,21 +128,21 @@ impl Record {
         for i in 0..90 {
             match rec.code(i) {
                 0 => {}
-                8 => return Err(RecordError::PieceCode(i)),
+                8 => return Err(InvalidRecord::PieceCode(i)),
                 _ => pieces += 1,
             }
         }
         if pieces > MAX_PIECES {
-            return Err(RecordError::TooManyPieces(pieces));
+            return Err(InvalidRecord::TooManyPieces(pieces));
         }
         if rec.stm > 1 {
-            return Err(RecordError::Side(rec.stm));
+            return Err(InvalidRecord::Side(rec.stm));
         }
         if rec.result > 2 {
-            return Err(RecordError::Result(rec.result));
+            return Err(InvalidRecord::Result(rec.result));
         }
         if !(-SCORE_MAX..=SCORE_MAX).contains(&rec.score) {
-            return Err(RecordError::Score(rec.score));
+            return Err(InvalidRecord::Score(rec.score));
         }
         Ok(rec)
     }
@@ -379,19 +379,19 @@ mod tests {
         let good = Record::from_position(&Position::startpos(), 0, 1).encode();
         let mut b = good;
         b[45] = 2;
-        assert_eq!(Record::decode(&b), Err(RecordError::Side(2)));
+        assert_eq!(Record::decode(&b), Err(InvalidRecord::Side(2)));
         let mut b = good;
         b[46] = 3;
-        assert_eq!(Record::decode(&b), Err(RecordError::Result(3)));
+        assert_eq!(Record::decode(&b), Err(InvalidRecord::Result(3)));
         let mut b = good;
         b[48..50].copy_from_slice(&10_001i16.to_le_bytes());
-        assert_eq!(Record::decode(&b), Err(RecordError::Score(10_001)));
+        assert_eq!(Record::decode(&b), Err(InvalidRecord::Score(10_001)));
         let mut b = good;
         b[44] = 0x80; // point 89, the high nibble of byte 44
-        assert_eq!(Record::decode(&b), Err(RecordError::PieceCode(89)));
+        assert_eq!(Record::decode(&b), Err(InvalidRecord::PieceCode(89)));
         let mut b = good;
         b[..45].fill(0x11);
-        assert_eq!(Record::decode(&b), Err(RecordError::TooManyPieces(90)));
+        assert_eq!(Record::decode(&b), Err(InvalidRecord::TooManyPieces(90)));
     }
 
     #[test]
@@ -418,7 +418,7 @@ mod tests {
         bad.extend_from_slice(&r);
         std::fs::write(&path, &bad).unwrap();
         let err = read_records(&path, None).unwrap_err();
-        assert!(matches!(err, DataError::Record { index: 1, reason: RecordError::Result(7), .. }), "{err}");
+        assert!(matches!(err, DataError::Record { index: 1, reason: InvalidRecord::Result(7), .. }), "{err}");
         assert!(matches!(read_records(&dir.join("none.bin"), None), Err(DataError::Io { .. })));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -88,7 +88,7 @@ impl EngineConfig {
 
 /// Why talking to an engine failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EngineError {
+pub enum ProcessError {
     /// The program could not be started.
     Spawn(String),
     /// No answer in time.
@@ -101,26 +101,26 @@ pub enum EngineError {
     Protocol(String),
 }
 
-impl EngineError {
+impl ProcessError {
     /// The reason a game is lost by, as recorded.
     pub fn reason(&self) -> &'static str {
         match self {
-            EngineError::Spawn(_) | EngineError::Crash(_) => "crash",
-            EngineError::Timeout => "timeout",
-            EngineError::Disconnect => "disconnect",
-            EngineError::Protocol(_) => "illegal-move",
+            ProcessError::Spawn(_) | ProcessError::Crash(_) => "crash",
+            ProcessError::Timeout => "timeout",
+            ProcessError::Disconnect => "disconnect",
+            ProcessError::Protocol(_) => "illegal-move",
         }
     }
 }
 
-impl std::fmt::Display for EngineError {
+impl std::fmt::Display for ProcessError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EngineError::Spawn(e) => write!(f, "cannot start: {e}"),
-            EngineError::Timeout => write!(f, "no answer in time"),
-            EngineError::Crash(status) => write!(f, "exited ({status})"),
-            EngineError::Disconnect => write!(f, "closed its output"),
-            EngineError::Protocol(e) => write!(f, "{e}"),
+            ProcessError::Spawn(e) => write!(f, "cannot start: {e}"),
+            ProcessError::Timeout => write!(f, "no answer in time"),
+            ProcessError::Crash(status) => write!(f, "exited ({status})"),
+            ProcessError::Disconnect => write!(f, "closed its output"),
+            ProcessError::Protocol(e) => write!(f, "{e}"),
         }
     }
 }
@@ -156,13 +156,13 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the engine, does the handshake (`uci`/`uciok` or `ucci`/`ucciok`), sets its options (each must have
     /// been declared by the engine) and waits for `readyok`; an error if the engine says it rejects an option.
-    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<EngineProcess, EngineError> {
+    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<EngineProcess, ProcessError> {
         let mut command = Command::new(&config.program);
         command.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
         if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn().map_err(|e| EngineError::Spawn(format!("{}: {e}", config.program)))?;
+        let mut child = command.spawn().map_err(|e| ProcessError::Spawn(format!("{}: {e}", config.program)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = channel();
@@ -211,7 +211,7 @@ impl EngineProcess {
         }
         for (name, value) in &config.options {
             if !engine.declares(name) {
-                return Err(EngineError::Protocol(format!(
+                return Err(ProcessError::Protocol(format!(
                     "unknown option {name:?} (the engine declares: {})",
                     engine.declared.join(", ")
                 )));
@@ -236,7 +236,7 @@ impl EngineProcess {
             }
         }
         if !rejected.is_empty() {
-            return Err(EngineError::Protocol(format!("rejected its options: {}", rejected.join("; "))));
+            return Err(ProcessError::Protocol(format!("rejected its options: {}", rejected.join("; "))));
         }
         Ok(engine)
     }
@@ -256,8 +256,8 @@ impl EngineProcess {
     }
 
     /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        let stdin = self.stdin.as_mut().ok_or(EngineError::Disconnect)?;
+    pub fn send(&mut self, line: &str) -> Result<(), ProcessError> {
+        let stdin = self.stdin.as_mut().ok_or(ProcessError::Disconnect)?;
         if writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_err() {
             return Err(self.closed());
         }
@@ -266,29 +266,29 @@ impl EngineProcess {
 
     /// What a closed channel means: a crash if the process has exited (waiting a moment for it), else a
     /// disconnect.
-    fn closed(&mut self) -> EngineError {
+    fn closed(&mut self) -> ProcessError {
         let end = Instant::now() + Duration::from_millis(500);
         while Instant::now() < end {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return EngineError::Crash(status.to_string());
+                return ProcessError::Crash(status.to_string());
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        EngineError::Disconnect
+        ProcessError::Disconnect
     }
 
     /// The next line, waiting until `deadline`.
-    pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, ProcessError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
+            Err(RecvTimeoutError::Timeout) => Err(ProcessError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(self.closed()),
         }
     }
 
     /// `isready`, then waits for `readyok` (skipping other lines).
-    pub fn ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
+    pub fn ready(&mut self, deadline: Instant) -> Result<(), ProcessError> {
         self.send("isready")?;
         while self.read_line(deadline)?.trim() != "readyok" {}
         Ok(())
@@ -296,7 +296,7 @@ impl EngineProcess {
 
     /// Tells the engine a new game starts (`ucinewgame` or UCCI `setoption newgame`, if declared) and waits until it
     /// is ready.
-    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), ProcessError> {
         match self.config.protocol {
             Protocol::Uci => self.send("ucinewgame")?,
             Protocol::Ucci if self.declares("newgame") => self.send("setoption newgame")?,
@@ -306,7 +306,7 @@ impl EngineProcess {
     }
 
     /// Sends `position` and `go`, and reads until `bestmove` (or UCCI `nobestmove`), waiting until `deadline`.
-    pub fn think(&mut self, position: &str, go: &str, deadline: Instant) -> Result<BestMove, EngineError> {
+    pub fn think(&mut self, position: &str, go: &str, deadline: Instant) -> Result<BestMove, ProcessError> {
         self.send(position)?;
         let start = Instant::now();
         self.send(go)?;
@@ -340,11 +340,11 @@ impl EngineProcess {
     }
 
     /// `Ok` while the process runs; the crash, with its exit status, once it has exited.
-    pub fn running(&mut self) -> Result<&mut EngineProcess, EngineError> {
+    pub fn running(&mut self) -> Result<&mut EngineProcess, ProcessError> {
         match self.child.try_wait() {
             Ok(None) => Ok(self),
-            Ok(Some(status)) => Err(EngineError::Crash(status.to_string())),
-            Err(e) => Err(EngineError::Crash(e.to_string())),
+            Ok(Some(status)) => Err(ProcessError::Crash(status.to_string())),
+            Err(e) => Err(ProcessError::Crash(e.to_string())),
         }
     }
 

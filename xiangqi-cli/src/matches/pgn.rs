@@ -26,7 +26,7 @@ use xiangqi_core::Color;
 
 /// One finished game, as the match recorded it.
 #[derive(Debug, Clone)]
-pub struct GameRecord {
+pub struct PlayedGame {
     /// The game's number in the match, from 1.
     pub round: usize,
     /// The engine with Red.
@@ -53,7 +53,7 @@ pub struct GameRecord {
     pub first_move_number: u32,
 }
 
-impl GameRecord {
+impl PlayedGame {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result_text(&self) -> &'static str {
         match self.winner {
@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn record_prints_headers_and_numbered_moves() {
-        let r = GameRecord {
+        let r = PlayedGame {
             round: 2,
             red: "a".into(),
             black: "b \"x\"".into(),

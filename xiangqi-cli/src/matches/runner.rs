@@ -2,9 +2,9 @@
 //! `concurrency` games at a time.
 
 use super::elo::{Pentanomial, Sprt, SprtState, Trinomial};
-use super::engine::{BestMove, EngineConfig, EngineError, EngineProcess, Protocol, MATE_SCORE};
+use super::engine::{BestMove, EngineConfig, EngineProcess, ProcessError, Protocol, MATE_SCORE};
 use super::openings::Opening;
-use super::pgn::GameRecord;
+use super::pgn::PlayedGame;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -180,7 +180,7 @@ pub fn job(index: usize, engines: usize, openings: usize) -> Job {
 /// What one game left behind: its record and how many engine processes were restarted for it.
 struct Finished {
     job: Job,
-    record: GameRecord,
+    record: PlayedGame,
     restarts: usize,
 }
 
@@ -205,7 +205,7 @@ pub struct Summary {
 }
 
 /// Plays the match, calling `on_game` with each finished game and the totals so far (in the order games finish).
-pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&GameRecord, &Summary)) -> Summary {
+pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summary)) -> Summary {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let n = settings.engines.len();
@@ -288,7 +288,7 @@ fn engine<'a>(
     procs: &'a mut [Option<EngineProcess>],
     i: usize,
     restarts: &mut usize,
-) -> Result<&'a mut EngineProcess, EngineError> {
+) -> Result<&'a mut EngineProcess, ProcessError> {
     if procs[i].as_mut().is_some_and(|p| !p.alive()) {
         procs[i] = None;
         *restarts += 1;
@@ -348,7 +348,7 @@ fn go_command(tc: TimeControl, protocol: Protocol, millis: bool, us: Color, left
 }
 
 /// Plays one game; returns its record and the number of engine restarts it needed.
-fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job) -> (GameRecord, usize) {
+fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job) -> (PlayedGame, usize) {
     let opening = &settings.openings[job.opening];
     let mut game = opening.game();
     let start = game.start().clone();
@@ -399,7 +399,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
             TimeControl::Nodes(_) | TimeControl::Depth(_) => settings.timeout,
         };
         // The engine started the game: one that has died since loses it (a new process is the next game's).
-        let answer = procs[i].as_mut().ok_or(EngineError::Disconnect).and_then(EngineProcess::running).and_then(|e| {
+        let answer = procs[i].as_mut().ok_or(ProcessError::Disconnect).and_then(EngineProcess::running).and_then(|e| {
             let go = go_command(settings.tc, e.protocol(), e.millis(), us, left, done);
             e.think(&position, &go, Instant::now() + allowed)
         });
@@ -411,7 +411,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
                 procs[i] = None;
                 restarts += 1;
                 let detail = match &e {
-                    EngineError::Timeout => format!("{} loses on time ({} ms allowed)", name(us), allowed.as_millis()),
+                    ProcessError::Timeout => format!("{} loses on time ({} ms allowed)", name(us), allowed.as_millis()),
                     e => format!("{} {e}", name(us)),
                 };
                 end = Some((Some(!us), e.reason().to_owned(), detail));
@@ -461,7 +461,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
         }
     }
     let (winner, reason, detail) = end.expect("the loop ends with a result");
-    let record = GameRecord {
+    let record = PlayedGame {
         round: job.index + 1,
         red: settings.engines[job.red].name.clone(),
         black: settings.engines[job.black].name.clone(),
