@@ -31,15 +31,9 @@ fn run(args: &[String]) -> Result<String, Box<dyn Error>> {
     Ok(out)
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(text) => print!("{text}"),
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    }
+fn main() -> Result<(), Box<dyn Error>> {
+    print!("{}", run(&std::env::args().skip(1).collect::<Vec<_>>())?);
+    Ok(())
 }
 
 #[cfg(test)]

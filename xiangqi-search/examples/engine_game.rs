@@ -64,15 +64,9 @@ fn engine(choice: EvalChoice) -> Result<SearchEngine<impl Fn(&Position) -> Engin
     SearchEngine::new(move |p: &Position| choice.for_search(p))
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(text) => print!("{text}"),
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    }
+fn main() -> Result<(), Box<dyn Error>> {
+    print!("{}", run(&std::env::args().skip(1).collect::<Vec<_>>())?);
+    Ok(())
 }
 
 #[cfg(test)]
