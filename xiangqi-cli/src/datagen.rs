@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Game, Piece, Position, Square};
 #[cfg(test)]
 use xiangqi_core::{PieceKind, Setup, Validation};
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::EvalChoice;
 use xiangqi_search::{Limits, RunSetup, TranspositionTable, VariantSpec, MATE_BOUND};
 
 /// The file's magic: the first 8 bytes.
@@ -67,6 +67,10 @@ pub struct DatagenArgs {
     /// No progress line on standard error.
     #[arg(long)]
     quiet: bool,
+    /// The evaluator of the self-play searches (`--nnue FILE` for a second generation of data from a network's
+    /// own games).
+    #[command(flatten)]
+    eval: crate::evalopt::EvalOpts,
 }
 
 /// The nibble of a piece.
@@ -173,6 +177,7 @@ pub fn open_data(path: &Path) -> Result<(File, u64), String> {
 #[derive(Clone)]
 struct Work {
     spec: VariantSpec,
+    eval: EvalChoice,
     nodes: u64,
     random_plies: u32,
     max_plies: u32,
@@ -197,7 +202,7 @@ fn play_game(work: &Work, tt: &Arc<TranspositionTable>, rng: &mut StdRng) -> Vec
     let mut records: Vec<[u8; RECORD_SIZE]> = Vec::new();
     while !game.is_over() && game.plies() < work.max_plies as usize {
         let pos = game.position();
-        let r = work.spec.run_with(pos.clone(), EngineEval::new(pos), &limits, &setup, |_| {});
+        let r = work.spec.run_with(pos.clone(), work.eval.for_search(pos), &limits, &setup, |_| {});
         let Some(best) = r.best_move else { break };
         let quiet = pos.piece_at(best.to()).is_none();
         if !pos.in_check() && quiet && r.score.abs() < MATE_BOUND {
@@ -224,14 +229,22 @@ fn play_game(work: &Work, tt: &Arc<TranspositionTable>, rng: &mut StdRng) -> Vec
 /// `xiangqi datagen`.
 pub fn run(a: &DatagenArgs) -> CmdResult {
     let spec: VariantSpec = xiangqi_cli::uci::DEFAULT_VARIANT.parse().map_err(|e| format!("{e}"))?;
+    // The network first: a missing one is an error before any file is touched.
+    let eval = a.eval.choice()?;
     let (mut file, start_count) = open_data(&a.out)?;
     let target = a.positions;
     if start_count >= target {
         eprintln!("{} already holds {start_count} records (target {target})", a.out.display());
         return Ok(());
     }
-    let work =
-        Work { spec, nodes: a.nodes, random_plies: a.random_plies, max_plies: a.max_plies, hash: a.hash as usize };
+    let work = Work {
+        spec,
+        eval,
+        nodes: a.nodes,
+        random_plies: a.random_plies,
+        max_plies: a.max_plies,
+        hash: a.hash as usize,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(4 * a.threads as usize);
     let mut handles = Vec::new();
@@ -308,6 +321,7 @@ mod tests {
             max_plies: 300,
             hash: 1,
             quiet: true,
+            eval: crate::evalopt::EvalOpts::default(),
         }
     }
 
@@ -367,6 +381,20 @@ mod tests {
         let other = dir.join("other.bin");
         std::fs::write(&other, b"not a datagen file at all").unwrap();
         assert!(open_data(&other).is_err());
+        // A second generation: the searches evaluate with a network (here a random one, written to a file).
+        let net = dir.join("net.nnue");
+        std::fs::write(&net, xiangqi_eval::nnue::Network::random(16, 3).to_bytes()).unwrap();
+        let gen2 = dir.join("gen2.bin");
+        let mut args = tiny(&gen2, 30, 9);
+        args.eval.nnue = Some(net);
+        run(&args).unwrap();
+        assert_eq!(check_file(&gen2).len(), 30);
+        // A missing network is an error before any file is made.
+        let missing = dir.join("missing.bin");
+        args.out = missing.clone();
+        args.eval.nnue = Some(dir.join("no-such-net.nnue"));
+        assert!(run(&args).is_err());
+        assert!(!missing.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

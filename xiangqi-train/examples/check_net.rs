@@ -41,10 +41,13 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         let n = recs.len() as f64;
         let var = |s: f64, ss: f64| (ss / n - (s / n).powi(2)).sqrt();
-        let corr = (sxy / n - sx / n * sy / n) / (var(sx, sxx) * var(sy, syy));
+        let cov = sxy / n - sx / n * sy / n;
+        let corr = cov / (var(sx, sxx) * var(sy, syy));
+        // The eval's scale against the search score's: the least-squares slope of the eval on the score.
+        let slope = cov / var(sy, syy).powi(2);
         println!(
-            "{name}: mean |eval - search score| {:.1}, correlation {corr:.3}; the sign of the eval is the game's \
-             result in {:.1}% of {decided} positions of decided games",
+            "{name}: mean |eval - search score| {:.1}, correlation {corr:.3}, slope {slope:.2}; the sign of the eval \
+             is the game's result in {:.1}% of {decided} positions of decided games",
             abs / n,
             100.0 * agree as f64 / decided.max(1) as f64,
         );
