@@ -380,25 +380,18 @@ fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[
     }
 }
 
-/// `sum_j clamp(acc[j], 0, QA)^2 * w[j]`. The product `clamp * w` fits in `i16` (|w| <= 127), and the second
-/// product is summed in adjacent pairs into `i32` lanes: the shape of the 16-bit multiply-add (`pmaddwd`) that the
-/// compiler emits even for the baseline x86-64 target.
+/// `sum_j clamp(acc[j], 0, QA)^2 * w[j]`. The product `clamp * w` fits in `i16` (|w| <= 127); the second product
+/// is widened to `i32`. One plain loop over slices cut to the same length: the compiler turns it into 16-bit
+/// multiplies and multiply-adds (`pmullw`, `pmaddwd`) on whatever vector width the target has.
 #[inline(always)]
 fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
-    let mut lanes = [0i32; CHUNK / 2];
-    for (a, w) in acc.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
-        let mut c = [0i16; CHUNK];
-        let mut cw = [0i16; CHUNK];
-        for i in 0..CHUNK {
-            c[i] = a[i].clamp(0, QA as i16);
-            cw[i] = c[i].wrapping_mul(w[i]);
-        }
-        for i in 0..CHUNK / 2 {
-            let pair = i32::from(cw[2 * i]) * i32::from(c[2 * i]) + i32::from(cw[2 * i + 1]) * i32::from(c[2 * i + 1]);
-            lanes[i] = lanes[i].wrapping_add(pair);
-        }
+    let w = &w[..acc.len()];
+    let mut sum = 0i32;
+    for i in 0..acc.len() {
+        let c = acc[i].clamp(0, QA as i16);
+        sum = sum.wrapping_add(i32::from(c.wrapping_mul(w[i])) * i32::from(c));
     }
-    lanes.iter().fold(0i32, |s, &l| s.wrapping_add(l))
+    sum
 }
 
 /// What a move did to the features: the piece that moved, from where to where, and what it took.
@@ -557,6 +550,25 @@ mod tests {
         let e0 = Square::from_index(4).unwrap();
         assert_eq!(feature(Color::Red, Piece::new(Color::Red, PieceKind::King), e0), 4);
         assert_eq!(feature(Color::Black, Piece::new(Color::Red, PieceKind::King), e0), 7 * 90 + 9 * 9 + 4);
+    }
+
+    #[test]
+    fn screlu_dot_is_the_plain_sum() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        for n in [16, 128, 256, 512] {
+            let acc: Vec<i16> = (0..n).map(|_| rng.random_range(-600..600)).collect();
+            let w: Vec<i16> = (0..n).map(|_| rng.random_range(-127..=127)).collect();
+            let plain: i64 = acc
+                .iter()
+                .zip(&w)
+                .map(|(&a, &w)| {
+                    let c = i64::from(a.clamp(0, QA as i16));
+                    c * c * i64::from(w)
+                })
+                .sum();
+            assert_eq!(i64::from(screlu_dot(&acc, &w)), plain, "hidden {n}");
+        }
     }
 
     #[test]
