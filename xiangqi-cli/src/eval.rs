@@ -16,7 +16,8 @@ pub struct EvalArgs {
     /// from Red's view).
     #[arg(long)]
     pub json: bool,
-    /// The evaluator (the breakdown by term is the handcrafted evaluator's; a network gives its total only).
+    /// The evaluator: by default the handcrafted breakdown by term and the built-in network's total; `--nnue FILE`
+    /// that network's total only; `--handcrafted` the breakdown only.
     #[command(flatten)]
     pub eval: crate::evalopt::EvalOpts,
 }
@@ -24,15 +25,30 @@ pub struct EvalArgs {
 /// Runs the command.
 pub fn run(args: &EvalArgs) -> CmdResult {
     let pos = crate::parse_fen(&args.fen)?;
-    if let choice @ EvalChoice::Nnue(_) = args.eval.choice()? {
-        return nnue_eval(&choice, &pos, args.json);
+    if args.eval.nnue.is_some() {
+        return nnue_eval(&args.eval.choice()?, &pos, args.json);
     }
+    // The breakdown is the handcrafted evaluator's; by default the network the engine plays with is shown too.
+    let network = (!args.eval.handcrafted).then(EvalChoice::engine_default);
     let trace = Handcrafted::default().trace(&pos);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&pos.fen(), &trace))?)?;
+        let mut obj = to_json(&pos.fen(), &trace);
+        if let (Some(net), Value::Object(map)) = (&network, &mut obj) {
+            map.insert("network".into(), json!({ "evaluator": net.describe(), "total": net.evaluate(&pos) }));
+        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&obj)?)?;
     } else {
         write!(out, "{}", trace.table(&pos.fen()))?;
+        if let Some(net) = &network {
+            writeln!(
+                out,
+                "Network evaluation ({}, the engine's default): {:+} for {} (side to move)",
+                net.describe(),
+                net.evaluate(&pos),
+                pos.turn()
+            )?;
+        }
     }
     Ok(())
 }

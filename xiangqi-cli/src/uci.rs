@@ -101,18 +101,20 @@ pub struct Settings {
     pub variant_text: String,
     /// How `position fen` checks its FEN (option `Lenient`: load the setups of rule books and studies).
     pub validation: Validation,
-    /// Option `Use NNUE`: search with the network (when one is loaded) instead of the handcrafted evaluator.
+    /// Option `Use NNUE` (on by default): search with the network instead of the handcrafted evaluator.
     pub use_nnue: bool,
-    /// The network of option `EvalFile`, with the file's name as given.
-    pub network: Option<(String, Arc<xiangqi_eval::nnue::Network>)>,
+    /// The network of option `EvalFile`, with the file's name as given (the built-in network at first,
+    /// [`xiangqi_eval::EMBEDDED_NAME`]).
+    pub network: (String, Arc<xiangqi_eval::nnue::Network>),
 }
 
 impl Settings {
-    /// The evaluator searches use: the network when `Use NNUE` is on and one is loaded, else the handcrafted one.
+    /// The evaluator searches use: the network when `Use NNUE` is on, else the handcrafted one.
     pub fn eval_choice(&self) -> EvalChoice {
-        match (&self.network, self.use_nnue) {
-            (Some((_, net)), true) => EvalChoice::Nnue(net.clone()),
-            _ => EvalChoice::Handcrafted,
+        if self.use_nnue {
+            EvalChoice::Nnue(self.network.1.clone())
+        } else {
+            EvalChoice::Handcrafted
         }
     }
 }
@@ -127,8 +129,8 @@ impl Default for Settings {
             variant: DEFAULT_VARIANT.parse().expect("the default variant parses"),
             variant_text: DEFAULT_VARIANT.to_owned(),
             validation: Validation::Strict,
-            use_nnue: false,
-            network: None,
+            use_nnue: true,
+            network: (xiangqi_eval::EMBEDDED_NAME.to_owned(), xiangqi_eval::embedded_network()),
         }
     }
 }
@@ -516,8 +518,8 @@ impl Uci {
         self.out.line("option name Ponder type check default false");
         self.out.line("option name Lenient type check default false");
         self.out.line(&format!("option name Variant type string default {DEFAULT_VARIANT}"));
-        self.out.line("option name Use NNUE type check default false");
-        self.out.line("option name EvalFile type string default <empty>");
+        self.out.line("option name Use NNUE type check default true");
+        self.out.line(&format!("option name EvalFile type string default {}", xiangqi_eval::EMBEDDED_NAME));
         self.out.line("uciok");
     }
 
@@ -578,9 +580,6 @@ impl Uci {
             "use nnue" => match value {
                 Some("true") => {
                     self.settings.use_nnue = true;
-                    if self.settings.network.is_none() {
-                        self.out.line("info string no network loaded yet (option EvalFile): the handcrafted evaluator stays until one is");
-                    }
                     Ok(())
                 }
                 Some("false") => {
@@ -591,6 +590,11 @@ impl Uci {
                 None => Err("option Use NNUE needs a value".to_owned()),
             },
             "evalfile" => match value {
+                Some(xiangqi_eval::EMBEDDED_NAME) => {
+                    self.settings.network = (xiangqi_eval::EMBEDDED_NAME.to_owned(), xiangqi_eval::embedded_network());
+                    self.out.line("info string the built-in network is loaded");
+                    Ok(())
+                }
                 Some(path) => match xiangqi_eval::nnue::Network::load(std::path::Path::new(path)) {
                     Ok(net) => {
                         self.out.line(&format!(
@@ -599,7 +603,7 @@ impl Uci {
                             net.hidden(),
                             net.hash()
                         ));
-                        self.settings.network = Some((path.to_owned(), Arc::new(net)));
+                        self.settings.network = (path.to_owned(), Arc::new(net));
                         Ok(())
                     }
                     Err(e) => Err(format!("{e}; the evaluator is unchanged")),

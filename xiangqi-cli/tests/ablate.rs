@@ -75,8 +75,9 @@ fn one_row_per_technique_with_the_nodes_of_its_own_search() {
         assert!((ratio - total as f64 / base.iter().sum::<u64>() as f64).abs() < 1e-9);
         assert_eq!(r["games"], 0);
     }
-    // Ordering saves nodes at depth 3 and PVS too: taking them away costs more nodes.
-    assert!(rows[2]["node_ratio"].as_f64().unwrap() > 1.0 && rows[0]["node_ratio"].as_f64().unwrap() > 1.0);
+    // Ordering and the table save nodes at depth 3: taking either away costs more nodes. (PVS does not, there, with
+    // the built-in network: its re-searches cost about as much as its null windows save.)
+    assert!(rows[2]["node_ratio"].as_f64().unwrap() > 1.0 && rows[3]["node_ratio"].as_f64().unwrap() > 1.0);
     // The same run twice: the same counts (one thread, a cleared table per position).
     let again = ablate_json(&["--base", "pvs+qs+order+tt", "--depth", "3"]);
     for (a, b) in rows.iter().zip(again["rows"].as_array().unwrap()) {

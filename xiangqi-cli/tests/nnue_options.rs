@@ -41,13 +41,16 @@ fn eval_file_and_use_nnue() {
     for opt in ["Use NNUE", "EvalFile"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "{opt} in {lines:?}");
     }
-    // Off by default: no network evaluation.
-    assert_eq!(nnue_line(&mut e), None);
-    e.send("setoption name Use NNUE value true");
+    // On by default, with the built-in network.
+    let builtin = xiangqi_eval::embedded_network();
+    let builtin_line = format!("NNUE evaluation: {:+} for red", builtin.evaluate(&Position::startpos()));
+    assert!(lines.iter().any(|l| l == "option name Use NNUE type check default true"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "option name EvalFile type string default <embedded>"), "{lines:?}");
+    assert!(nnue_line(&mut e).unwrap().starts_with(&builtin_line));
     e.send("setoption name EvalFile value /no/such/file.nnue");
     let lines = e.until(Duration::from_secs(5), |l| l.contains("not found"));
     assert!(lines.last().unwrap().starts_with("info string error"), "{lines:?}");
-    assert_eq!(nnue_line(&mut e), None, "a missing file leaves the handcrafted evaluator");
+    assert!(nnue_line(&mut e).unwrap().starts_with(&builtin_line), "a missing file leaves the network as it was");
     e.send(&format!("setoption name EvalFile value {}", good.display()));
     e.until(Duration::from_secs(5), |l| l.starts_with("info string loaded network"));
     let expected = format!("NNUE evaluation: {:+} for red", net.evaluate(&Position::startpos()));
@@ -64,9 +67,14 @@ fn eval_file_and_use_nnue() {
     let mut pos = Position::startpos();
     pos.play("h2e2").unwrap();
     assert!(pos.parse_move(&best).is_ok(), "{best}");
-    // Off again: the handcrafted evaluator.
+    // Off: the handcrafted evaluator.
     e.send("setoption name Use NNUE value false");
     assert_eq!(nnue_line(&mut e), None);
+    // On again, and back to the built-in network by its name.
+    e.send("setoption name Use NNUE value true");
+    e.send("setoption name EvalFile value <embedded>");
+    e.send("position startpos");
+    assert!(nnue_line(&mut e).unwrap().starts_with(&builtin_line));
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
     let _ = std::fs::remove_file(&good);
@@ -99,6 +107,13 @@ fn command_line_nnue_flag() {
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["eval"].as_str().unwrap().starts_with("nnue (hidden 32"), "{v}");
+
+    // Without a flag, `eval` shows the handcrafted breakdown and the built-in network's total.
+    let out = Command::new(xiangqi).args(["eval", "--json", "--fen", fen]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let builtin = xiangqi_eval::embedded_network().evaluate(&Position::from_fen(fen).unwrap());
+    assert_eq!(v["network"]["total"], builtin, "{v}");
+    assert!(v["terms"].is_object(), "{v}");
 
     // A bad file is an error naming what is wrong, not a panic.
     let out = Command::new(xiangqi).args(["eval", "--nnue", "/no/such/net.nnue"]).output().unwrap();

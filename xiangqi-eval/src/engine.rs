@@ -5,9 +5,28 @@
 use crate::nnue::{LoadError, Network, NnueStack};
 use crate::{Accumulator, EvalCache, Evaluate, Handcrafted};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use xiangqi_core::evaluation::Evaluator;
 use xiangqi_core::{Move, Position};
+
+/// The network built into the library (`networks/default.nnue`): trained by this workspace's own pipeline on its
+/// own self-play games (`networks/README.md` gives the commands, the data and the match that made it the default).
+pub const EMBEDDED_NETWORK: &[u8] = include_bytes!("../networks/default.nnue");
+
+/// The name by which the UCI option `EvalFile` calls the built-in network.
+pub const EMBEDDED_NAME: &str = "<embedded>";
+
+/// The built-in network ([`EMBEDDED_NETWORK`]), read once and shared.
+///
+/// ```
+/// let net = xiangqi_eval::embedded_network();
+/// assert_eq!(net.hidden(), 256);
+/// ```
+pub fn embedded_network() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    // A test reads the same bytes, so this cannot fail in a build whose tests pass.
+    NET.get_or_init(|| Arc::new(Network::from_bytes(EMBEDDED_NETWORK).expect("the built-in network is valid"))).clone()
+}
 
 /// Which evaluation a search uses: the handcrafted evaluator, or a neural network (shared by all threads).
 ///
@@ -27,19 +46,19 @@ use xiangqi_core::{Move, Position};
 /// assert!(net.evaluate(&pos).abs() <= xiangqi_eval::EVAL_MAX);
 /// assert!(EvalChoice::load("no/such/file.nnue".as_ref()).is_err());
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub enum EvalChoice {
     /// The handcrafted evaluator ([`Handcrafted`]).
-    #[default]
     Handcrafted,
     /// A neural network ([`Network`]).
     Nnue(Arc<Network>),
 }
 
 impl EvalChoice {
-    /// What the engine plays with when nothing else is asked for.
+    /// What the engine plays with when nothing else is asked for: the built-in network
+    /// ([`embedded_network`]).
     pub fn engine_default() -> EvalChoice {
-        EvalChoice::Handcrafted
+        EvalChoice::Nnue(embedded_network())
     }
 
     /// A network read from `path`.
@@ -111,8 +130,13 @@ impl std::fmt::Debug for EngineEval {
 }
 
 impl EngineEval {
-    /// The handcrafted evaluator, its accumulator set to `pos`.
+    /// The engine's default evaluator ([`EvalChoice::engine_default`]: the built-in network), set to `pos`.
     pub fn new(pos: &Position) -> EngineEval {
+        EngineEval::with(&EvalChoice::engine_default(), pos)
+    }
+
+    /// The handcrafted evaluator, its accumulator set to `pos`.
+    pub fn handcrafted(pos: &Position) -> EngineEval {
         EngineEval::with(&EvalChoice::Handcrafted, pos)
     }
 

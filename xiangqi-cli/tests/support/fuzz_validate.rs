@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use xiangqi_core::{Color, Move, Position, Setup};
-use xiangqi_eval::{Handcrafted, Term};
+use xiangqi_eval::{Evaluate, Handcrafted, Term};
 
 /// The longest error line accepted: an error names what is wrong, it does not echo a 100 KB line back.
 pub const MAX_ERROR_LINE: usize = 600;
@@ -70,6 +70,8 @@ pub enum Line {
     EvalRow(String, i32),
     /// `Evaluation: <total> for <side> (side to move), <red view> from Red's view`.
     Evaluation(i32, Color, i32),
+    /// `NNUE evaluation: <total> for <side> (side to move), searches use it`: the network's line after the table.
+    NnueEvaluation(i32, Color),
 }
 
 impl Line {
@@ -89,9 +91,12 @@ impl Line {
             Line::PerftRow(..) | Line::NodesSearched(_) => "perft",
             Line::BoardRank(..) | Line::River | Line::Files | Line::ToMove(_) | Line::Fen(_) | Line::Key(_) => "d",
             Line::Empty => "empty",
-            Line::EvalPosition(_) | Line::EvalPhase | Line::EvalFixed | Line::EvalRow(..) | Line::Evaluation(..) => {
-                "eval"
-            }
+            Line::EvalPosition(_)
+            | Line::EvalPhase
+            | Line::EvalFixed
+            | Line::EvalRow(..)
+            | Line::Evaluation(..)
+            | Line::NnueEvaluation(..) => "eval",
         }
     }
 
@@ -297,6 +302,17 @@ pub fn parse(line: &str) -> Result<Line, String> {
             };
             Ok(Line::Evaluation(sign(total)?, color, sign(red)?))
         }
+        ["NNUE", "evaluation:", total, "for", side, "(side", "to", "move),", "searches", "use", "it"] if tidy => {
+            let color = match *side {
+                "red" => Color::Red,
+                "black" => Color::Black,
+                _ => return Err("an unknown side".to_owned()),
+            };
+            if !total.starts_with(['+', '-']) {
+                return Err(format!("{total} has no sign"));
+            }
+            Ok(Line::NnueEvaluation(total.parse().map_err(|_| format!("{total} is not a number"))?, color))
+        }
         _ if EVAL_FIXED.contains(&line) => Ok(Line::EvalFixed),
         _ if line == "   ~~~~~~~~~~~~~~~~~" => Ok(Line::River),
         _ if line == "   a b c d e f g h i" => Ok(Line::Files),
@@ -430,9 +446,19 @@ pub fn check_board(block: &[Line], pos: &Position) -> Result<(), String> {
 /// Checks `eval`'s block against `pos`: its FEN, every term once, the total equal to the evaluator's.
 pub fn check_eval(block: &[Line], pos: &Position) -> Result<(), String> {
     let n = Term::NUM;
-    if block.len() != n + 11 {
-        return Err(format!("eval: {} lines", block.len()));
-    }
+    // With `Use NNUE` on (the default) the network's line follows the table. The sessions never load another
+    // network (their EvalFile values name no file), so it is the built-in one's.
+    let block = match block.len() {
+        len if len == n + 11 => block,
+        len if len == n + 12 => {
+            let v = xiangqi_eval::embedded_network().evaluate(pos);
+            if block[n + 11] != Line::NnueEvaluation(v, pos.turn()) {
+                return Err(format!("eval's network line {:?}, the built-in network says {v}", block[n + 11]));
+            }
+            &block[..n + 11]
+        }
+        len => return Err(format!("eval: {len} lines")),
+    };
     if block[0] != Line::EvalPosition(pos.fen()) || block[1] != Line::EvalPhase || block[2] != Line::Empty {
         return Err(format!("eval's head: {:?}", &block[..3]));
     }
