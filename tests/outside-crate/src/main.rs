@@ -1,22 +1,20 @@
 //! Plays a move with the playing engine and each evaluator, depending on the library crates by path: the check that
 //! the engine is usable without the command-line tool. Exits with an error if a move is missing or illegal.
 //!
-//! `cargo run --manifest-path tests/outside-crate/Cargo.toml [-- NETWORK.nnue]`: without a network file, a random
-//! network stands in for the neural evaluator.
+//! `cargo run --manifest-path tests/outside-crate/Cargo.toml [-- NETWORK.nnue]`: the handcrafted evaluator, the
+//! built-in network, and the network of the file when one is given.
 
-use std::sync::Arc;
 use xiangqi_core::{Game, Position};
-use xiangqi_eval::nnue::Network;
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::{Limits, SearchEngine};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let network = match std::env::args().nth(1) {
-        Some(path) => EvalChoice::load(path.as_ref())?,
-        None => EvalChoice::Nnue(Arc::new(Network::random(64, 1))),
-    };
+    let mut evaluators = vec![EvalChoice::Handcrafted, EvalChoice::engine_default()];
+    if let Some(path) = std::env::args().nth(1) {
+        evaluators.push(EvalChoice::load(path.as_ref())?);
+    }
     let mut game = Game::startpos();
-    for eval in [EvalChoice::Handcrafted, network] {
+    for eval in evaluators {
         let mut engine = SearchEngine::new(|p: &Position| eval.for_search(p))?;
         let pos = game.position().clone();
         let r = engine.search(&pos, &Limits::nodes(5_000));
@@ -27,6 +25,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         game.push(m)?;
         println!("{}: {m} (depth {}, score {}, {} nodes)", eval.describe(), r.depth, r.score, r.stats.nodes());
     }
-    println!("both evaluators played a legal move: {}", game.position().fen());
+    println!("every evaluator played a legal move: {}", game.position().fen());
     Ok(())
 }
