@@ -65,6 +65,9 @@ pub struct CompareArgs {
     /// factor of each variant by depth, as an SVG chart in this file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
+    /// The evaluator (default: the built-in network).
+    #[command(flatten)]
+    pub eval: crate::evalopt::EvalOpts,
 }
 
 /// `cp N` or `mate N` (moves, negative when the side to move is mated), as UCI prints scores.
@@ -129,9 +132,9 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
     })
 }
 
-/// Runs `spec` on `pos` with the default evaluator.
-pub fn run_search(spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
-    spec.run(pos.clone(), EvalChoice::engine_default().for_search(pos), limits)
+/// Runs `spec` on `pos` with the evaluator `eval`.
+pub fn run_search(eval: &EvalChoice, spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
+    spec.run(pos.clone(), eval.for_search(pos), limits)
 }
 
 /// Runs the `search` command.
@@ -227,6 +230,7 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
         }
     }
     let limits = Limits::depth(args.depth);
+    let eval = args.eval.choice()?;
     // With --plot, every depth up to --depth: (depth, nodes) per variant, the last search being the table's.
     let mut curves: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
     let results: Vec<(String, VariantSpec, SearchResult<Move>)> = specs
@@ -235,14 +239,14 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             if args.plot.is_some() {
                 let mut points = Vec::new();
                 for d in 1..args.depth {
-                    points.push((d, run_search(&s, &pos, &Limits::depth(d)).stats.nodes()));
+                    points.push((d, run_search(&eval, &s, &pos, &Limits::depth(d)).stats.nodes()));
                 }
-                let r = run_search(&s, &pos, &limits);
+                let r = run_search(&eval, &s, &pos, &limits);
                 points.push((args.depth, r.stats.nodes()));
                 curves.push((n.clone(), points));
                 (n, s, r)
             } else {
-                (n, s, run_search(&s, &pos, &limits))
+                (n, s, run_search(&eval, &s, &pos, &limits))
             }
         })
         .collect();
