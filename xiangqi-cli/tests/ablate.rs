@@ -135,8 +135,8 @@ fn the_engine_loses_one_technique_per_row_and_the_build_up_adds_one() {
     assert_eq!(rows[1]["nodes_without"].as_u64(), Some(FENS.iter().map(|f| library_nodes(f, 2, "qs+order")).sum()));
 }
 
-/// The results file's batches: (with, first game, games) per line.
-fn batches(path: &Path) -> Vec<(String, u64, usize)> {
+/// The results file's batches: (with, first game, the games' scores) per line.
+fn batch_scores(path: &Path) -> Vec<(String, u64, String)> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -145,10 +145,15 @@ fn batches(path: &Path) -> Vec<(String, u64, usize)> {
             (
                 v["technique"].as_str().unwrap().to_owned(),
                 v["first"].as_u64().unwrap(),
-                v["scores"].as_str().unwrap().len(),
+                v["scores"].as_str().unwrap().to_owned(),
             )
         })
         .collect()
+}
+
+/// The results file's batches: (with, first game, games) per line.
+fn batches(path: &Path) -> Vec<(String, u64, usize)> {
+    batch_scores(path).into_iter().map(|(t, first, scores)| (t, first, scores.len())).collect()
 }
 
 #[test]
@@ -188,18 +193,7 @@ fn a_stopped_run_resumes_to_the_totals_of_an_uninterrupted_one() {
     }
     // The file holds the same games as the uninterrupted run's, game by game.
     let scores = |path: &Path| {
-        let mut v: Vec<(String, u64, String)> = std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                (
-                    v["technique"].as_str().unwrap().to_owned(),
-                    v["first"].as_u64().unwrap(),
-                    v["scores"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
+        let mut v = batch_scores(path);
         v.sort();
         v
     };
