@@ -366,7 +366,7 @@ fn resume(path: &Path, plan: &Plan, tc: &TimeControl) -> Result<Vec<Tally>, Stri
 
 /// A variant's name for the table: `engine+no-lmr` rather than the canonical `negamax-ab+pvs+nmp+qs+order+engine+no-lmr`.
 fn short(spec: &VariantSpec) -> String {
-    if !spec.engine {
+    if !spec.is_engine() {
         return spec.to_string();
     }
     let have = spec.techniques();

@@ -7,6 +7,7 @@ use std::io::Write;
 use std::time::Duration;
 use xiangqi_core::{Move, Position, START_FEN};
 use xiangqi_eval::EvalChoice;
+use xiangqi_search::policy::{child, null_move};
 use xiangqi_search::{Limits, Score, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
 
 /// Arguments of `xiangqi search`.
@@ -91,15 +92,17 @@ fn list_variants() -> String {
         s.push_str(&format!("  {name:<18} {what}\n"));
     }
     s.push_str("parts (join with '+'):\n");
-    for (name, what) in xiangqi_search::PARTS {
+    for (name, what) in xiangqi_search::parts() {
         s.push_str(&format!("  {name:<60} {what}\n"));
     }
     s
 }
 
+/// The statistics as JSON: the node counts and rates, then every technique's counters under the keys the
+/// registry gives them.
 fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
     let s = &r.stats;
-    json!({
+    let mut stats = json!({
         "depth": r.depth,
         "seldepth": s.seldepth,
         "nodes": s.nodes(),
@@ -110,26 +113,15 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
         "beta_cutoffs": s.beta_cutoffs,
         "first_move_cutoffs": s.first_move_cutoffs,
         "first_move_cutoff_rate": s.first_move_cutoff_rate(),
-        "null_tries": s.null_tries,
-        "null_cutoffs": s.null_cutoffs,
-        "pvs_researches": s.pvs_researches,
         "ebf": s.ebf(r.depth),
         "iteration_nodes": s.iteration_nodes,
-        "tt_hits": s.tt_hits,
-        "tt_cutoffs": s.tt_cutoffs,
-        "check_extensions": s.check_extensions,
-        "lmr_reductions": s.lmr_reductions,
-        "lmr_researches": s.lmr_researches,
-        "futility_prunes": s.futility_prunes,
-        "reverse_futility_prunes": s.reverse_futility_prunes,
-        "razor_prunes": s.razor_prunes,
-        "null_verifications": s.null_verifications,
-        "rule_cutoffs": s.rule_cutoffs,
-        "aspiration_fails": s.aspiration_fails,
-        "qs_prunes": s.qs_prunes,
         "seconds": s.elapsed.as_secs_f64(),
         "nps": s.nps(),
-    })
+    });
+    for (counter, value) in xiangqi_search::techniques::counters(s) {
+        stats[counter.key] = json!(value);
+    }
+    stats
 }
 
 /// Runs `spec` on `pos` with the evaluator `eval`.
@@ -151,10 +143,10 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         // The engine deepens iteratively even to a fixed depth: each iteration fills the table for the next.
-        iterative: spec.engine,
+        iterative: spec.is_engine(),
         ..Limits::default()
     };
-    let r = if args.threads > 1 || spec.engine {
+    let r = if args.threads > 1 || spec.is_engine() {
         let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::try_new(args.hash as usize)?);
         // Fault the table in before the clock starts, so that a large one does not slow the search down.
         tt.prefault();
@@ -196,8 +188,8 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         s.beta_cutoffs,
         100.0 * s.first_move_cutoff_rate()
     )?;
-    writeln!(out, "null move          {} tries, {} cutoffs", s.null_tries, s.null_cutoffs)?;
-    writeln!(out, "pvs re-searches    {}", s.pvs_researches)?;
+    writeln!(out, "null move          {} tries, {} cutoffs", s.get(null_move::TRIES), s.get(null_move::CUTOFFS))?;
+    writeln!(out, "pvs re-searches    {}", s.get(child::RESEARCHES))?;
     writeln!(out, "branching factor   {:.2}", s.ebf(r.depth))?;
     writeln!(out, "time               {:.3} s", s.elapsed.as_secs_f64())?;
     writeln!(out, "nps                {}", s.nps())?;

@@ -685,11 +685,11 @@ impl Uci {
                 .map(|r| r.iter().map(|&m| <Position as GameTree>::encode_move(m)).collect()),
             mate: go.mate,
             start: Some(start),
+            multipv: self.settings.multipv,
         };
         let pos = self.pos.clone();
         let eval = self.settings.eval_choice();
-        let mut spec = self.settings.variant;
-        spec.options.multipv = self.settings.multipv;
+        let spec = self.settings.variant;
         let draw_offer = Arc::new(AtomicBool::new(style.draw_offer));
         let draw_flag = draw_offer.clone();
         let Some(pool) = self.search_pool() else {

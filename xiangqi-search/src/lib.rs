@@ -1,15 +1,19 @@
 //! # xiangqi-search: the search techniques as composable node policies
 //!
-//! The seeds' techniques, minimax and alpha-beta (two-sided, fail-soft and fail-hard), negamax (with and without
-//! alpha-beta, fail-soft and fail-hard), null-move pruning, principal variation search and quiescence, are each a
-//! small policy type ([`policy`]). A variant is a type composed of one policy per slot ([`Compose`]), and the node
-//! function is generic over it: a technique that is off costs nothing at run time. The playing engine's techniques
-//! (transposition table, the game's rules, check extension, reverse futility, razoring, the verified null move,
-//! futility and late move pruning, late move reductions, aspiration windows, quiescence pruning) live one file each
-//! in [`techniques`], with their parameters and sources, and the negamax node calls each at a named hook. Named
-//! presets ([`Minimax`], [`AlphaBeta`], [`Pvs`], ..., [`Engine`]) are such compositions; a variant parsed from text
-//! ([`VariantSpec`], e.g. `negamax-ab+pvs+qs`, `pvs+tt`, `engine+no-lmr`) runs any combination, on compositions of
-//! the `Dynamic` policies that read the techniques at run time and visit the same nodes.
+//! The spec's techniques (the course texts in `shared/spec/`), minimax and alpha-beta (two-sided, fail-soft and
+//! fail-hard), negamax (with and without alpha-beta, fail-soft and fail-hard), null-move pruning, principal
+//! variation search and quiescence, are each a small policy type ([`policy`]). A variant is a type composed of one
+//! policy per slot ([`Compose`]), and the node function is generic over it: a technique that is off costs nothing
+//! at run time. The playing engine's techniques (transposition table, the game's rules, check extension, reverse
+//! futility, razoring, futility and late move pruning, late move reductions at the negamax node's hooks; aspiration
+//! windows at the root; quiescence pruning in quiescence; the verified null move in the null-move slot) live one
+//! file each in [`techniques`], with their parameters and sources, and are compiled in with [`EngineAdditions`].
+//!
+//! One list, the registry ([`techniques::TECHNIQUES`]), names every technique: its name in a variant string, what
+//! it needs, whether the engine has it, its statistics counters. A variant chosen at run time is a
+//! [`VariantConfig`] parsed from text (e.g. `negamax-ab+pvs+qs`, `pvs+tt`, `engine+no-lmr`), checked against the
+//! registry; it runs any combination, on compositions of the `Dynamic` policies that read it at run time and visit
+//! the same nodes. Named presets ([`Minimax`], [`AlphaBeta`], [`Pvs`], ..., [`Engine`]) are fixed compositions.
 //!
 //! Policies see the search through a small trait ([`policy::Search`]). The algorithms are generic over a game
 //! ([`GameTree`], plus the optional speed hooks of [`FastPaths`]) and an [`Evaluator`] (the trait lives in
@@ -64,14 +68,18 @@
 //! ```
 
 pub mod bench;
+mod config;
 mod engine;
 mod game;
+pub mod history;
 mod limits;
 mod memory;
 pub mod movepick;
 mod node;
 pub mod policy;
 pub mod record;
+pub mod registry;
+mod run;
 mod searcher;
 mod smp;
 mod stats;
@@ -81,26 +89,31 @@ pub mod tt;
 mod variants;
 mod xiangqi;
 
+pub use config::{FormKind, VariantConfig};
 pub use engine::{EngineError, SearchEngine, DEFAULT_HASH_MB, ENGINE_VARIANT};
 pub use game::{
     mated_in, Evaluator, FastPaths, GameTree, GenType, MoveBuf, Rule, Score, SimpleGame, INFINITY, MATE, MATE_BOUND,
     MAX_PLY,
 };
-pub use limits::{Clock, Limits, SearchOptions, Signals};
+pub use history::OrderState;
+pub use limits::{Clock, Limits, Signals};
 pub use memory::SearchMemory;
+pub use policy::{
+    Additions, EngineAdditions, Exit, NoAdditions, NodeKind, NullNode, Observer, Silent, VerifiedNullMove,
+};
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
     MinimaxForm, MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy,
     OrderPolicy, Ordered, PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
 pub use policy::{ChosenNull, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
-pub use policy::{Enhanced, Exit, Extras, NodeKind, NullNode, Observer, Parts, Plain, Silent, VerifiedNullMove};
+pub use run::RunSetup;
 pub use searcher::Searcher;
 pub use smp::{search_smp, search_smp_remembering, SearchPool, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
 pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
 pub use tt::{TableAllocError, TranspositionTable};
-pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};
+pub use variants::{available, parts, VariantError, VariantSpec, PRESETS};
 
 /// Two-sided minimax.
 pub type Minimax = Compose<MinimaxForm>;
@@ -123,4 +136,5 @@ pub type Qs = Compose<NegamaxAbSoftForm, Quiescence>;
 /// PVS, null move and quiescence together.
 pub type PvsNmpQs = Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation>;
 /// The playing engine: PVS, verified null move, quiescence, ordering and the engine's additions.
-pub type Engine = Compose<NegamaxAbSoftForm, Quiescence, VerifiedNullMove, PrincipalVariation, Ordered, Enhanced>;
+pub type Engine =
+    Compose<NegamaxAbSoftForm, Quiescence, VerifiedNullMove, PrincipalVariation, Ordered, EngineAdditions>;

@@ -1,7 +1,6 @@
 //! When a search stops and what it may do: [`Limits`], the [`Signals`] shared with whoever controls it, and the
-//! run-time switches of the engine's additions ([`SearchOptions`]).
+//! time a move gets from a [`Clock`].
 
-use crate::policy::Parts;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,6 +32,9 @@ pub struct Limits {
     pub signals: Option<Arc<Signals>>,
     /// Deepen iteratively even with only a depth limit (the engine always does).
     pub iterative: bool,
+    /// How many principal variations to search at the root (UCI's `MultiPV`); 0 and 1 both search one. Only
+    /// the engine's additions search more than one.
+    pub multipv: usize,
     /// Search only these moves at the root, packed by the game ([`crate::GameTree::encode_move`]); `None` searches every
     /// move (UCI's `go searchmoves`, or every move but UCCI's `banmoves`). Codes of no legal move are ignored;
     /// when none is legal the result is that of a position without moves.
@@ -115,86 +117,5 @@ impl Clock {
         let soft = (available / mtg).min(safe).max(1);
         let hard = soft.saturating_mul(4).min(safe).max(1);
         (Duration::from_millis(soft), Duration::from_millis(hard))
-    }
-}
-
-/// Run-time switches of the engine's additions ([`crate::Enhanced`]); the pure variants ignore them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Probe and store the transposition table.
-    pub tt: bool,
-    /// Search a node in check one ply deeper.
-    pub check_extension: bool,
-    /// Late move reductions.
-    pub lmr: bool,
-    /// Futility pruning of quiet moves near the horizon: by margin, and late quiet moves by count (late move
-    /// pruning).
-    pub futility: bool,
-    /// Reverse futility pruning (static null move) of nodes near the horizon.
-    pub reverse_futility: bool,
-    /// Razoring: drop into quiescence near the horizon when far below alpha.
-    pub razoring: bool,
-    /// Ask the game's rules (repetition, perpetual check and chase, move limit) at every node after the root.
-    pub rules: bool,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// Skip captures that likely lose material in quiescence.
-    pub qs_pruning: bool,
-    /// The engine's null move ([`crate::VerifiedNullMove`]: only when the static evaluation is at least beta,
-    /// `R = 3 + depth / 4`, verified from depth 10) rather than the spec's ([`crate::NullMove`], `R = 3`), when the
-    /// variant has a null move and the engine's additions.
-    pub verified_null: bool,
-    /// Number of principal variations to search at the root (UCI `MultiPV`).
-    pub multipv: usize,
-    /// Iteration depth offset of this thread (Lazy SMP helpers start deeper).
-    pub depth_offset: u32,
-    /// The spec's techniques, for a composition of dynamic policies ([`crate::policy::DynamicForm`] and the
-    /// others); compositions of fixed policies ignore them.
-    pub parts: Parts,
-}
-
-impl SearchOptions {
-    /// None of the engine's additions: what a variant of the spec's techniques starts from, to which a variant
-    /// string adds additions one by one (`negamax-ab+tt+lmr`).
-    pub fn none() -> SearchOptions {
-        SearchOptions {
-            tt: false,
-            check_extension: false,
-            lmr: false,
-            futility: false,
-            reverse_futility: false,
-            razoring: false,
-            rules: false,
-            aspiration: false,
-            qs_pruning: false,
-            verified_null: false,
-            ..SearchOptions::default()
-        }
-    }
-
-    /// Whether any of the engine's additions is on.
-    pub fn any_addition(&self) -> bool {
-        let s = SearchOptions { multipv: 1, depth_offset: 0, parts: Parts::default(), ..*self };
-        s != SearchOptions::none()
-    }
-}
-
-impl Default for SearchOptions {
-    fn default() -> SearchOptions {
-        SearchOptions {
-            tt: true,
-            check_extension: true,
-            lmr: true,
-            futility: true,
-            reverse_futility: true,
-            razoring: true,
-            rules: true,
-            aspiration: true,
-            qs_pruning: true,
-            verified_null: true,
-            multipv: 1,
-            depth_offset: 0,
-            parts: Parts::default(),
-        }
     }
 }

@@ -1,6 +1,6 @@
 //! What a search learns about move ordering, kept from one search of a game to the next.
 
-use crate::policy::OrderState;
+use crate::history::OrderState;
 use std::sync::Mutex;
 
 /// The history and countermove tables of each search thread, kept from one search to the next, as Stockfish keeps

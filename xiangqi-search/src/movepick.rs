@@ -1,10 +1,13 @@
-//! The move picker, in one place: [`MovePicker`] hands out a node's moves by key, and the node's stages (the hash
-//! move before any generation, the captures, the killers and the countermove, then the quiet moves), as
-//! Stockfish's `movepick.cpp` arranges them, are `NodeMoves` and the searcher's `next_move`.
+//! Move ordering and the move picker, in one place: the [`OrderPolicy`] slot and its policies ([`GenerationOrder`],
+//! the spec's [`Ordered`] and [`DynamicOrder`]), [`MovePicker`], which hands out a node's moves by key, and the
+//! node's stages (the hash move before any generation, the captures, the killers and the countermove, then the
+//! quiet moves), as Stockfish's `movepick.cpp` arranges them. What the ordering learns lives in
+//! [`crate::history`].
 
-use crate::game::{Evaluator, FastPaths, GenType, MoveBuf};
-use crate::policy::{Observer, OrderPolicy, Variant};
-use crate::searcher::Searcher;
+use crate::config::VariantConfig;
+use crate::game::{FastPaths, GenType, MoveBuf};
+use crate::history::OrderState;
+use crate::registry::{Group, Reach, Technique, TechniqueId};
 use smallvec::SmallVec;
 
 /// Hands out moves one at a time. Keyed pickers hand out the largest key left (the first of equals, so generation
@@ -170,6 +173,268 @@ impl<M: Copy> MovePicker<M> {
     }
 }
 
+/// Ordering's entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "order",
+    aliases: &["ordering"],
+    summary:
+        "move ordering: the hash move, MVV-LVA captures, killers, countermoves and history (default: generation order)",
+    group: Group::Spec,
+    reach: Reach::AnyForm,
+    needs: None,
+    in_engine: true,
+    counters: &[],
+};
+
+/// Ordering's place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(3);
+
+/// How moves are ordered, and what the ordering learns from cutoffs.
+pub trait OrderPolicy: 'static {
+    /// Short name.
+    const NAME: &'static str;
+    /// Whether the hash move goes first. A search then tries it before generating any move, so a node that the
+    /// hash move cuts off generates nothing.
+    fn hash_first(state: &Self::State) -> bool;
+    /// `Some(k)` when the policy keys every quiet move at most `k`: a node then generates its moves in stages,
+    /// as Stockfish's move picker does. First the captures ([`GenType::Captures`]),
+    /// handed out while one keyed above `k` is left; then the quiet moves of [`OrderPolicy::early_quiets`], each
+    /// checked for legality on its own; only then the other quiet moves, with the captures left. A node cut off by
+    /// a capture or a killer never generates its quiet moves. The order is the one a single generation would
+    /// give, except that quiet moves are keyed when the node comes to them, with what the searches before taught
+    /// the policy. `None`: every move is generated and ordered at once.
+    fn staged_below(state: &Self::State) -> Option<i32>;
+    /// Per-search state (killer, history and countermove tables), allocated once when the searcher is built.
+    type State;
+    /// Creates the state for a game with `move_keys` distinct move keys.
+    fn new_state(move_keys: usize) -> Self::State;
+    /// Reads what the policy needs of the run-time [`VariantConfig`] when a search starts ([`DynamicOrder`]
+    /// reads whether to order at all).
+    #[inline(always)]
+    fn configure(_state: &mut Self::State, _config: &VariantConfig) {}
+    /// What the state has learnt, to be kept for the next search of the same game ([`crate::SearchMemory`]);
+    /// `None` for a policy that learns nothing.
+    fn export(_state: &Self::State) -> Option<OrderState> {
+        None
+    }
+    /// Starts from what an earlier search learnt (a state of another game, with other move keys, is ignored).
+    fn import(_state: &mut Self::State, _saved: &OrderState) {}
+    /// Orders the moves of `picker` at `ply` by this policy (the moves not keyed yet: a staged node calls it once
+    /// per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the policy
+    /// orders at all.
+    fn order<G: FastPaths>(state: &Self::State, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16);
+    /// For a staged policy, the quiet moves keyed above all other quiet moves at `ply`, best first, as packed
+    /// moves ([`crate::GameTree::encode_move`]; 0 for none): the killers and the countermove.
+    fn early_quiets<G: FastPaths>(state: &Self::State, game: &G, ply: usize) -> [u16; 3];
+    /// Learns from a move that caused a beta cutoff at `ply` with `depth` remaining, after the quiet moves in
+    /// `tried` failed to.
+    fn on_cutoff<G: FastPaths>(
+        state: &mut Self::State,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+    );
+}
+
+/// Moves in the order the generator produced them: what the pure variants use, so comparisons are fair.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GenerationOrder;
+
+impl OrderPolicy for GenerationOrder {
+    const NAME: &'static str = "";
+    type State = ();
+    #[inline(always)]
+    fn hash_first(_: &()) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn staged_below(_: &()) -> Option<i32> {
+        None
+    }
+    fn new_state(_: usize) {}
+    #[inline(always)]
+    fn order<G: FastPaths>(_: &(), _: &G, _: &mut MovePicker<G::Move>, _: usize, _: u16) {}
+    #[inline(always)]
+    fn early_quiets<G: FastPaths>(_: &(), _: &G, _: usize) -> [u16; 3] {
+        [0; 3]
+    }
+    #[inline(always)]
+    fn on_cutoff<G: FastPaths>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize, _: &[G::Move]) {}
+}
+
+/// The hash move first, then captures by MVV-LVA, the two killer moves of the ply, the countermove (the quiet
+/// move that last refuted the opponent's previous move), the other quiet moves by history score, and last the
+/// captures that likely lose material. Staged (see [`OrderPolicy::staged_below`]): the hash move, the captures and
+/// the killers come before any quiet move is generated.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ordered;
+
+/// The key of the first killer, the largest a quiet move other than the hash move gets.
+const KILLER_KEY: i32 = 1 << 28;
+/// Captures that do not lose material are keyed from here up, above every quiet move.
+const GOOD_CAPTURE_KEY: i32 = 1 << 29;
+
+impl OrderPolicy for Ordered {
+    const NAME: &'static str = "order";
+    type State = OrderState;
+
+    #[inline(always)]
+    fn hash_first(_: &OrderState) -> bool {
+        true
+    }
+
+    // Killers are the largest quiet keys; good captures are keyed above them.
+    #[inline(always)]
+    fn staged_below(_: &OrderState) -> Option<i32> {
+        Some(KILLER_KEY)
+    }
+
+    fn new_state(move_keys: usize) -> OrderState {
+        OrderState::new(move_keys)
+    }
+
+    fn export(state: &OrderState) -> Option<OrderState> {
+        Some(state.clone())
+    }
+
+    /// The history and countermove tables carry over; killers, which belong to the plies of one search, start
+    /// empty (as Stockfish keeps its history tables and clears its killers).
+    fn import(state: &mut OrderState, saved: &OrderState) {
+        state.import(saved);
+    }
+
+    #[inline]
+    fn order<G: FastPaths>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
+        let killers = state.killers(ply);
+        let counter = state.countermove(game);
+        picker.set_keys(|m| {
+            let code = G::encode_move(m);
+            if hash_move != 0 && code == hash_move {
+                return i32::MAX;
+            }
+            let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
+            if cap > 0 {
+                return GOOD_CAPTURE_KEY | cap;
+            }
+            if cap < 0 {
+                return -(1 << 24) + cap;
+            }
+            if code == killers[0] {
+                KILLER_KEY
+            } else if code == killers[1] {
+                KILLER_KEY - 1
+            } else if code == counter {
+                KILLER_KEY - 2
+            } else {
+                state.history(G::move_key(m))
+            }
+        })
+    }
+
+    #[inline(always)]
+    fn early_quiets<G: FastPaths>(state: &OrderState, game: &G, ply: usize) -> [u16; 3] {
+        let [k0, k1] = state.killers(ply);
+        let counter = state.countermove(game);
+        [k0, k1, if counter == k0 || counter == k1 { 0 } else { counter }]
+    }
+
+    #[inline]
+    fn on_cutoff<G: FastPaths>(
+        state: &mut OrderState,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+    ) {
+        if !game.is_quiet(m) {
+            return;
+        }
+        state.learn(game, m, depth, ply, tried);
+    }
+}
+
+/// [`Ordered`] or the generation order ([`GenerationOrder`]), as the run-time [`VariantConfig`] says.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DynamicOrder;
+
+/// The state of [`DynamicOrder`]: [`Ordered`]'s, and whether it is used.
+#[derive(Debug, Default, Clone)]
+pub struct DynamicOrderState {
+    on: bool,
+    inner: OrderState,
+}
+
+impl OrderPolicy for DynamicOrder {
+    const NAME: &'static str = "dynamic";
+    type State = DynamicOrderState;
+
+    #[inline(always)]
+    fn hash_first(state: &DynamicOrderState) -> bool {
+        state.on
+    }
+
+    #[inline(always)]
+    fn staged_below(state: &DynamicOrderState) -> Option<i32> {
+        state.on.then_some(KILLER_KEY)
+    }
+
+    fn new_state(move_keys: usize) -> DynamicOrderState {
+        DynamicOrderState { on: false, inner: Ordered::new_state(move_keys) }
+    }
+
+    fn configure(state: &mut DynamicOrderState, config: &VariantConfig) {
+        state.on = config.has(ID);
+    }
+
+    fn export(state: &DynamicOrderState) -> Option<OrderState> {
+        state.on.then(|| state.inner.clone())
+    }
+
+    fn import(state: &mut DynamicOrderState, saved: &OrderState) {
+        Ordered::import(&mut state.inner, saved);
+    }
+
+    #[inline(always)]
+    fn order<G: FastPaths>(
+        state: &DynamicOrderState,
+        game: &G,
+        picker: &mut MovePicker<G::Move>,
+        ply: usize,
+        hash: u16,
+    ) {
+        if state.on {
+            Ordered::order(&state.inner, game, picker, ply, hash);
+        }
+    }
+
+    #[inline(always)]
+    fn early_quiets<G: FastPaths>(state: &DynamicOrderState, game: &G, ply: usize) -> [u16; 3] {
+        if state.on {
+            Ordered::early_quiets(&state.inner, game, ply)
+        } else {
+            [0; 3]
+        }
+    }
+
+    #[inline(always)]
+    fn on_cutoff<G: FastPaths>(
+        state: &mut DynamicOrderState,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+    ) {
+        if state.on {
+            Ordered::on_cutoff(&mut state.inner, game, m, depth, ply, tried);
+        }
+    }
+}
+
 /// Where a node is in handing out its moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Phase {
@@ -226,83 +491,90 @@ impl<G: FastPaths> NodeMoves<G> {
     }
 }
 
-impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
-    /// Adds the moves of `kind` of the node at `ply` to `picker`, ordered by the variant's policy. Some may be
-    /// illegal: the node tests each one it comes to with [`FastPaths::is_legal_generated`] and `legality`.
+impl<G: FastPaths> NodeMoves<G> {
+    /// Adds the moves of `kind` of the node at `ply` to the picker, ordered by the policy `O` (at the root, only
+    /// those `root_allows`). Some may be illegal: the node tests each one it comes to with
+    /// [`FastPaths::is_legal_generated`].
     #[inline(always)]
-    fn add_moves(
-        &self,
-        picker: &mut MovePicker<G::Move>,
-        legality: &G::Legality,
+    fn add_moves<O: OrderPolicy>(
+        &mut self,
+        game: &G,
+        order: &O::State,
         kind: GenType,
         ply: usize,
-        hash_move: u16,
+        root_allows: &impl Fn(G::Move) -> bool,
     ) {
-        let moves = picker.moves_mut();
-        self.game.generate_lazy(legality, kind, moves);
+        let legality = self.legality.as_ref().expect("generated before");
+        let moves = self.picker.moves_mut();
+        game.generate_lazy(legality, kind, moves);
         if ply == 0 {
-            moves.retain(|&mut m| self.root_allows(m));
+            moves.retain(|&mut m| root_allows(m));
         }
-        V::Order::order(&self.order, &self.game, picker, ply, hash_move);
+        O::order(order, game, &mut self.picker, ply, self.hash_move);
     }
 
-    /// The next legal move of the node at `ply`: the hash move first when the ordering wants it, then the
-    /// generated moves, in stages when the ordering is staged (see [`OrderPolicy::staged_below`]).
+    /// The next legal move of the node at `ply` in `game`, ordered by the policy `O` with its state `order`: the
+    /// hash move first when the ordering wants it, then the generated moves, in stages when the ordering is staged
+    /// (see [`OrderPolicy::staged_below`]). At the root, only the moves `root_allows`.
     #[inline(always)]
-    pub(crate) fn next_move(&self, nm: &mut NodeMoves<G>, ply: usize) -> Option<G::Move> {
+    pub(crate) fn next<O: OrderPolicy>(
+        &mut self,
+        game: &G,
+        order: &O::State,
+        ply: usize,
+        root_allows: impl Fn(G::Move) -> bool,
+    ) -> Option<G::Move> {
         loop {
-            match nm.phase {
+            match self.phase {
                 Phase::Hash => {
-                    nm.phase = Phase::Generate;
-                    if V::Order::hash_first(&self.order) && nm.hash_move != 0 {
-                        let m = self.game.decode_legal(nm.hash_move);
-                        if let Some(m) = m.filter(|&m| ply > 0 || self.root_allows(m)) {
-                            return Some(nm.tried(m));
+                    self.phase = Phase::Generate;
+                    if O::hash_first(order) && self.hash_move != 0 {
+                        let m = game.decode_legal(self.hash_move);
+                        if let Some(m) = m.filter(|&m| ply > 0 || root_allows(m)) {
+                            return Some(self.tried(m));
                         }
                     }
                 }
                 Phase::Generate => {
-                    let legality = nm.legality.insert(self.game.legality());
-                    let staged = V::Order::staged_below(&self.order).is_some();
+                    self.legality = Some(game.legality());
+                    let staged = O::staged_below(order).is_some();
                     let kind = if staged { GenType::Captures } else { GenType::All };
-                    self.add_moves(&mut nm.picker, legality, kind, ply, nm.hash_move);
-                    nm.phase = if staged { Phase::Captures } else { Phase::Rest };
+                    self.add_moves::<O>(game, order, kind, ply, &root_allows);
+                    self.phase = if staged { Phase::Captures } else { Phase::Rest };
                 }
                 Phase::Captures => {
-                    if nm.picker.spent_above(V::Order::staged_below(&self.order).unwrap_or(i32::MIN)) {
-                        nm.early = V::Order::early_quiets(&self.order, &self.game, ply);
-                        nm.phase = Phase::Early(0);
+                    if self.picker.spent_above(O::staged_below(order).unwrap_or(i32::MIN)) {
+                        self.early = O::early_quiets(order, game, ply);
+                        self.phase = Phase::Early(0);
                         continue;
                     }
-                    if let Some(m) = self.take_generated(nm) {
+                    if let Some(m) = self.take_generated(game) {
                         return Some(m);
                     }
                 }
                 Phase::Early(i) => {
-                    let Some(&code) = nm.early.get(i) else {
-                        let legality = nm.legality.as_ref().expect("generated before");
-                        self.add_moves(&mut nm.picker, legality, GenType::Quiets, ply, nm.hash_move);
-                        nm.phase = Phase::Rest;
+                    let Some(&code) = self.early.get(i) else {
+                        self.add_moves::<O>(game, order, GenType::Quiets, ply, &root_allows);
+                        self.phase = Phase::Rest;
                         continue;
                     };
-                    nm.phase = Phase::Early(i + 1);
-                    let legality = nm.legality.as_ref().expect("generated before");
+                    self.phase = Phase::Early(i + 1);
                     if code == 0 {
                         continue;
                     }
-                    let m = self
-                        .game
+                    let legality = self.legality.as_ref().expect("generated before");
+                    let m = game
                         .decode_with(legality, code)
-                        .filter(|&m| self.game.is_quiet(m) && !nm.skips(m) && (ply > 0 || self.root_allows(m)));
+                        .filter(|&m| game.is_quiet(m) && !self.skips(m) && (ply > 0 || root_allows(m)));
                     if let Some(m) = m {
-                        return Some(nm.tried(m));
+                        return Some(self.tried(m));
                     }
                 }
                 Phase::Rest => {
-                    if nm.picker.remaining() == 0 {
+                    if self.picker.remaining() == 0 {
                         return None;
                     }
-                    if let Some(m) = self.take_generated(nm) {
+                    if let Some(m) = self.take_generated(game) {
                         return Some(m);
                     }
                 }
@@ -310,35 +582,30 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         }
     }
 
-    /// The next generated move of `nm`, if it is legal and was not tried before the generation.
+    /// The next generated move, if it is legal and was not tried before the generation.
     #[inline(always)]
-    fn take_generated(&self, nm: &mut NodeMoves<G>) -> Option<G::Move> {
-        let m = nm.picker.next()?;
-        let legality = nm.legality.as_ref().expect("generated before");
-        (!nm.skips(m) && self.game.is_legal_generated(legality, m)).then_some(m)
+    fn take_generated(&mut self, game: &G) -> Option<G::Move> {
+        let m = self.picker.next()?;
+        let legality = self.legality.as_ref().expect("generated before");
+        (!self.skips(m) && game.is_legal_generated(legality, m)).then_some(m)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Score;
-    use crate::policy::{Compose, FullWindow, NegamaxAbSoftForm, NoNull, Ordered, StaticLeaf};
+    use crate::game::GameTree;
     use xiangqi_core::{Move, Position};
 
-    struct Zero;
-
-    impl Evaluator<Position> for Zero {
-        fn evaluate(&mut self, _: &Position) -> Score {
-            0
-        }
+    /// A position and the ordering's state, as a node sees them.
+    struct Node {
+        game: Position,
+        order: OrderState,
     }
-
-    type Staged = Compose<NegamaxAbSoftForm, StaticLeaf, NoNull, FullWindow, Ordered>;
 
     /// What one generation of every move, keyed at once, hands out: the hash move first, then the legal moves
     /// by key.
-    fn single_generation(s: &Searcher<Position, Zero, Staged>, hash: u16) -> Vec<Move> {
+    fn single_generation(s: &Node, hash: u16) -> Vec<Move> {
         let mut out: Vec<Move> = s.game.decode_legal(hash).into_iter().collect();
         let ks = s.game.legality();
         let mut picker = MovePicker::new();
@@ -364,7 +631,7 @@ mod tests {
             let quiets: Vec<Move> = legal.iter().copied().filter(|m| pos.piece_at(m.to()).is_none()).collect();
             // Killers and a countermove from this position, or a killer from two plies before (which may be
             // illegal or a capture by now), and history from cutoffs with quiet moves tried before them.
-            let mut s: Searcher<Position, Zero, Staged> = Searcher::new(pos.clone(), Zero);
+            let mut s = Node { game: pos.clone(), order: Ordered::new_state(Position::MOVE_KEYS) };
             let mut back = pos.clone();
             back.unmake_move();
             back.unmake_move();
@@ -398,7 +665,7 @@ mod tests {
             for hash in [0, hash] {
                 let mut nm = NodeMoves::new(hash);
                 let mut staged = Vec::new();
-                while let Some(m) = s.next_move(&mut nm, 0) {
+                while let Some(m) = nm.next::<Ordered>(&s.game, &s.order, 0, |_| true) {
                     staged.push(m);
                 }
                 assert_eq!(staged, single_generation(&s, hash), "order differs in {}", pos.fen());

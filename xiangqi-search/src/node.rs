@@ -1,20 +1,19 @@
 //! The node functions: the negamax node (with the engine's additions when the variant has them) and the two-sided
-//! node (the seeds' minimax and `alphaBeta(isMax)`).
+//! node (the spec's minimax and `alphaBeta(isMax)`).
 
 use crate::game::{Evaluator, FastPaths, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
-use crate::movepick::NodeMoves;
+use crate::movepick::{NodeMoves, OrderPolicy};
 use crate::policy::{
-    ChildNode, ChildPolicy, Exit, Extras, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, OrderPolicy,
-    Variant,
+    Additions, ChildNode, ChildPolicy, Exit, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, Variant,
 };
 use crate::searcher::Searcher;
-use crate::techniques::check_extension::CheckExtension;
-use crate::techniques::futility::{Futility, LateMovePruning};
+use crate::techniques::check_extension::{self, CheckExtension};
+use crate::techniques::futility::{self, Futility, LateMovePruning};
 use crate::techniques::late_move_reductions::LateMoveReductions;
-use crate::techniques::razoring::Razoring;
-use crate::techniques::reverse_futility::ReverseFutility;
-use crate::techniques::rules::GameRules;
-use crate::techniques::table::Table;
+use crate::techniques::razoring::{self, Razoring};
+use crate::techniques::reverse_futility::{self, ReverseFutility};
+use crate::techniques::rules::{self, GameRules};
+use crate::techniques::table::{self, Table};
 use smallvec::SmallVec;
 
 impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
@@ -31,6 +30,12 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                 self.observer.pruned(ply, rest);
             }
         }
+    }
+
+    /// The next legal move of the node at `ply`, in the variant's order (see [`NodeMoves::next`]).
+    #[inline(always)]
+    pub(crate) fn next_move(&self, nm: &mut NodeMoves<G>, ply: usize) -> Option<G::Move> {
+        nm.next::<V::Order>(&self.game, &self.order, ply, |m| self.root_allows(m))
     }
 
     #[inline(always)]
@@ -79,13 +84,13 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         };
         // The moves. With an ordering that puts it first, the hash move is tried before any move is generated.
         let mut moves = NodeMoves::new(hash_move);
-        let prune = V::Form::prune(&self.options.parts);
+        let prune = V::Form::prune(&self.config);
         let (alpha0, mut best, mut best_move, mut exit) = (alpha, -INFINITY, None, Exit::Value);
         let mut quiets_tried: SmallVec<[G::Move; 32]> = SmallVec::new();
         let skip = self.skip_rule(depth, alpha, pv_node, in_check, static_eval);
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
-            let quiet = V::Extras::ENABLED && self.game.is_quiet(m);
+            let quiet = V::Additions::ENABLED && self.game.is_quiet(m);
             self.observer.edge(ply, Some(m));
             // Hook: skip a move without making it (futility, late move pruning).
             if let Some(bound) = self.skip_hook(&skip, m, i, quiet, best) {
@@ -136,13 +141,13 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// The game's rules at `ply` (not the root): `Some(score)` when they decide the node; they may narrow the window.
     #[inline(always)]
     fn rules_hook(&mut self, ply: usize, alpha: &mut Score, beta: &mut Score) -> Option<Score> {
-        if !(V::Extras::ENABLED && ply > 0 && self.options.rules) {
+        if !(V::Additions::ENABLED && ply > 0 && self.config.has(rules::ID)) {
             return None;
         }
         let rule = self.game.rules(ply);
         let score = GameRules::apply(rule, alpha, beta)?;
         if matches!(rule, Rule::Decided(_)) {
-            self.stats.rule_cutoffs += 1;
+            self.stats.bump(rules::CUTOFFS);
         }
         Some(score)
     }
@@ -151,12 +156,12 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// extension.
     #[inline(always)]
     fn extend_hook(&mut self, mut depth: i32, ply: usize) -> (bool, i32) {
-        let extras = V::Extras::ENABLED;
-        let in_check = extras && if ply > 0 { self.in_check_at[ply] } else { self.game.in_check() };
-        debug_assert!(!extras || in_check == self.game.in_check(), "in-check hint wrong at ply {ply}");
-        if self.options.check_extension && CheckExtension::extends(in_check, ply) {
+        let additions = V::Additions::ENABLED;
+        let in_check = additions && if ply > 0 { self.in_check_at[ply] } else { self.game.in_check() };
+        debug_assert!(!additions || in_check == self.game.in_check(), "in-check hint wrong at ply {ply}");
+        if self.config.has(check_extension::ID) && CheckExtension::extends(in_check, ply) {
             depth += 1;
-            self.stats.check_extensions += 1;
+            self.stats.bump(check_extension::EXTENSIONS);
         }
         (in_check, depth)
     }
@@ -174,9 +179,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         pv_node: bool,
     ) -> Result<(u16, Option<Score>), Score> {
         let Some(hit) = self.tt_enabled().and_then(|tt| tt.probe(key, ply)) else { return Ok((0, None)) };
-        self.stats.tt_hits += 1;
+        self.stats.bump(table::HITS);
         if Table::cuts(&hit, depth, alpha, beta, pv_node, ply) {
-            self.stats.tt_cutoffs += 1;
+            self.stats.bump(table::CUTOFFS);
             return Err(hit.score);
         }
         Ok((hit.mv, Some(hit.eval)))
@@ -210,22 +215,22 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         tt_eval: Option<Score>,
     ) -> Result<Score, Score> {
         let NullNode { depth, beta, ply, pv_node, .. } = node;
-        if !V::Extras::ENABLED || in_check {
+        if !V::Additions::ENABLED || in_check {
             return Ok(-INFINITY);
         }
         let static_eval = tt_eval.unwrap_or_else(|| self.evaluate());
         if pv_node || ply == 0 || beta.abs() >= MATE_BOUND {
             return Ok(static_eval);
         }
-        if self.options.reverse_futility && ReverseFutility::cuts(depth, static_eval, beta) {
-            self.stats.reverse_futility_prunes += 1;
+        if self.config.has(reverse_futility::ID) && ReverseFutility::cuts(depth, static_eval, beta) {
+            self.stats.bump(reverse_futility::PRUNES);
             return Err(static_eval);
         }
-        if self.options.razoring && Razoring::tries(depth, static_eval, alpha) {
+        if self.config.has(razoring::ID) && Razoring::tries(depth, static_eval, alpha) {
             self.observer.enter(ply, alpha, beta, 0, NodeKind::Quiescence);
             let q = V::Leaf::leaf(self, alpha, alpha + 1, ply);
             if q <= alpha {
-                self.stats.razor_prunes += 1;
+                self.stats.bump(razoring::PRUNES);
                 return Err(q);
             }
         }
@@ -235,7 +240,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// What the node's moves may skip: futility's bound when it applies, and late move pruning's move count.
     #[inline(always)]
     fn skip_rule(&self, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
-        let pruning = V::Extras::ENABLED && self.options.futility && !pv_node && !in_check;
+        let pruning = V::Additions::ENABLED && self.config.has(futility::ID) && !pv_node && !in_check;
         let futility =
             (pruning && Futility::applies(depth, static_eval, alpha)).then(|| Futility::bound(depth, static_eval));
         let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
@@ -249,7 +254,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let late = index >= rule.late_limit && best > -MATE_BOUND;
         if ((rule.futility.is_some() && index > 0) || late) && quiet && !self.game.gives_check(m) {
             // Pruned without being made: observers see the move announced and never entered.
-            self.stats.futility_prunes += 1;
+            self.stats.bump(futility::PRUNES);
             return Some(rule.futility.unwrap_or(-INFINITY));
         }
         None
@@ -258,16 +263,12 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// After the move is made: notes whether it gives check, and the late move reduction it is searched with.
     #[inline(always)]
     fn reduce_hook(&mut self, depth: i32, index: usize, ply: usize, quiet: bool, in_check: bool, pv_node: bool) -> i32 {
-        if !V::Extras::ENABLED {
+        if !V::Additions::ENABLED {
             return 0;
         }
         let gives_check = self.game.in_check();
         self.in_check_at[ply + 1] = gives_check;
-        if self.options.lmr && LateMoveReductions::reduces(depth, index, quiet, gives_check, in_check) {
-            self.lmr.get(depth, index, pv_node)
-        } else {
-            0
-        }
+        LateMoveReductions::reduction(&self.config, &self.lmr, depth, index, quiet, gives_check, in_check, pv_node)
     }
 
     /// Stores the node's result. A root that may not play every move (MultiPV's later lines, searchmoves) has no
@@ -285,8 +286,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         best_move: Option<G::Move>,
         static_eval: Score,
     ) -> Score {
-        let parts = &self.options.parts;
-        let result = if V::Form::prune(parts) && !V::Form::fail_soft(parts) { best.clamp(alpha0, beta) } else { best };
+        let config = &self.config;
+        let result =
+            if V::Form::prune(config) && !V::Form::fail_soft(config) { best.clamp(alpha0, beta) } else { best };
         let Some(tt) = self.tt_enabled() else { return result };
         if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
             let mv = best_move.map_or(0, G::encode_move);
@@ -339,7 +341,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                 best_move = Some(m);
                 self.update_pv(ply, m);
             }
-            if V::Form::prune(&self.options.parts) {
+            if V::Form::prune(&self.config) {
                 if max {
                     alpha = alpha.max(score);
                 } else {

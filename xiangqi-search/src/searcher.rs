@@ -1,12 +1,15 @@
 //! The searcher: one variant on one game, its tables, the root, iterative deepening with aspiration windows, stop
 //! conditions, and what the node functions ([`crate::node`]) and the move picker ([`crate::movepick`]) share.
 
+use crate::config::VariantConfig;
 use crate::game::{Evaluator, FastPaths, MoveBuf, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::limits::{Limits, SearchOptions};
-use crate::policy::{Extras, Form, NodeKind, Observer, OrderPolicy, Search, Silent, Variant};
+use crate::limits::Limits;
+use crate::movepick::OrderPolicy;
+use crate::policy::{Additions, Form, NodeKind, Observer, Search, Silent, Variant};
 use crate::stats::{Line, SearchResult, Stats};
-use crate::techniques::aspiration::Aspiration;
+use crate::techniques::aspiration::{self, Aspiration};
 use crate::techniques::late_move_reductions::LmrTable;
+use crate::techniques::table;
 use crate::tt::TranspositionTable;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
@@ -22,8 +25,12 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     pub eval: E,
     /// The observer.
     pub observer: W,
-    /// Run-time switches of the engine's additions.
-    pub options: SearchOptions,
+    /// The variant as chosen at run time: which techniques are on (the engine's additions, and the spec's for
+    /// the dynamic policies) and the form.
+    pub(crate) config: VariantConfig,
+    /// How many iterations deeper than the first this searcher starts when deepening (see
+    /// [`crate::RunSetup::depth_offset`]).
+    pub(crate) depth_offset: u32,
     pub(crate) stats: Stats,
     pub(crate) stopped: bool,
     pub(crate) tt: Option<Arc<TranspositionTable>>,
@@ -55,7 +62,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             game,
             eval,
             observer: W::default(),
-            options: SearchOptions::default(),
+            config: VariantConfig::engine(),
+            depth_offset: 0,
             stats: Stats::default(),
             stopped: false,
             tt: None,
@@ -86,10 +94,16 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         self.tt = Some(tt);
     }
 
-    /// Sets the run-time options.
-    pub fn with_options(mut self, options: SearchOptions) -> Self {
-        self.options = options;
+    /// Searches the variant `config` (for a composition of fixed policies, only its switches of the engine's
+    /// additions matter). A new searcher has the `engine` preset's, [`VariantConfig::engine`].
+    pub fn with_config(mut self, config: VariantConfig) -> Self {
+        self.config = config;
         self
+    }
+
+    /// The variant as chosen at run time (see [`Searcher::with_config`]).
+    pub fn config(&self) -> &VariantConfig {
+        &self.config
     }
 
     /// Searches within `limits`. See [`Limits`] for fixed depth versus iterative deepening.
@@ -104,7 +118,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         mut on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.limits = limits.clone();
-        V::Order::configure(&mut self.order, &self.options.parts);
+        V::Order::configure(&mut self.order, &self.config);
         self.start = limits.start.unwrap_or_else(Instant::now);
         self.stopped = false;
         self.reported_nodes = 0;
@@ -116,8 +130,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let mut total = Stats::default();
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let iterative = limits.iterative();
-        let first = if iterative { (1 + self.options.depth_offset).min(max_depth) } else { max_depth };
-        let multipv = if V::Extras::ENABLED { self.options.multipv.max(1) } else { 1 };
+        let first = if iterative { (1 + self.depth_offset).min(max_depth) } else { max_depth };
+        let multipv = if V::Additions::ENABLED { limits.multipv.max(1) } else { 1 };
         let mut best: Option<SearchResult<G::Move>> = None;
         for depth in first..=max_depth {
             self.nodes_before += self.stats.nodes();
@@ -194,7 +208,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     }
 
     pub(crate) fn tt_enabled(&self) -> Option<&Arc<TranspositionTable>> {
-        if V::Extras::ENABLED && self.options.tt {
+        if V::Additions::ENABLED && self.config.has(table::ID) {
             self.tt.as_ref()
         } else {
             None
@@ -206,42 +220,30 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         !pondering && self.limits.soft_time.is_some_and(|t| self.start.elapsed() >= t)
     }
 
-    /// One iteration at the root, in an aspiration window around `previous` when the engine's additions ask for it.
+    /// One iteration at the root, in an aspiration window around `previous` when the variant has them (the
+    /// aspiration technique's hook: [`Aspiration::window`] and [`Aspiration::widen`]).
     fn aspiration_root(&mut self, depth: i32, previous: Option<Score>) -> Score {
-        let aspire = V::Extras::ENABLED
-            && !V::Form::two_sided(&self.options.parts)
-            && self.options.aspiration
-            && depth >= Aspiration::MIN_DEPTH;
-        let Some(prev) = previous.filter(|p| aspire && p.abs() < MATE_BOUND) else {
+        let aspire = V::Additions::ENABLED && !V::Form::two_sided(&self.config);
+        let Some((mut alpha, mut beta)) = aspire.then(|| Aspiration::window(&self.config, depth, previous)).flatten()
+        else {
             return self.root(depth, -INFINITY, INFINITY);
         };
         let mut delta = Aspiration::WINDOW;
-        let (mut alpha, mut beta) = ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY));
         loop {
             let score = self.root(depth, alpha, beta);
             if self.stopped {
                 return score;
             }
-            if score <= alpha && alpha > -INFINITY {
-                self.stats.aspiration_fails += 1;
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta && beta < INFINITY {
-                self.stats.aspiration_fails += 1;
-                beta = (score + delta).min(INFINITY);
-            } else {
+            if !Aspiration::widen(score, &mut alpha, &mut beta, &mut delta) {
                 return score;
             }
-            delta *= 2;
-            if delta > Aspiration::GIVE_UP {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
+            self.stats.bump(aspiration::FAILS);
         }
     }
 
     fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
         self.observer.enter(0, alpha, beta, depth, NodeKind::Root);
-        if V::Form::two_sided(&self.options.parts) {
+        if V::Form::two_sided(&self.config) {
             let v = self.two_sided(depth, alpha, beta, 0);
             if self.game.first_player_to_move() {
                 v
@@ -379,8 +381,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
     }
 
     #[inline(always)]
-    fn options(&self) -> &SearchOptions {
-        &self.options
+    fn config(&self) -> &VariantConfig {
+        &self.config
     }
 
     #[inline(always)]

@@ -3,9 +3,10 @@
 use crate::game::{Evaluator, FastPaths};
 use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
+use crate::run::RunSetup;
 use crate::stats::SearchResult;
 use crate::tt::TranspositionTable;
-use crate::variants::{RunSetup, VariantSpec};
+use crate::variants::VariantSpec;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
@@ -138,17 +139,15 @@ impl SearchPool {
         let mut result = self.pool.scope(|scope| {
             for i in 1..self.threads {
                 let (g, e) = (game.clone(), make_eval(game));
-                let mut options = spec.options;
-                options.depth_offset = (i % 2) as u32;
                 let setup =
-                    RunSetup { tt: Some(tt.clone()), options: Some(options), memory: memory.clone(), thread: i };
+                    RunSetup { tt: Some(tt.clone()), memory: memory.clone(), thread: i, depth_offset: (i % 2) as u32 };
                 let (helper_limits, helper_stats) = (&helper_limits, &helper_stats);
                 scope.spawn(move |_| {
                     let r = spec.run_with(g, e, helper_limits, &setup, |_| {});
                     helper_stats.lock().unwrap_or_else(|e| e.into_inner()).push(r.stats);
                 });
             }
-            let main_setup = RunSetup { tt: Some(tt.clone()), options: None, memory: memory.clone(), thread: 0 };
+            let main_setup = RunSetup { tt: Some(tt.clone()), memory: memory.clone(), thread: 0, depth_offset: 0 };
             let result = spec.run_with(game.clone(), make_eval(game), &limits, &main_setup, on_iteration);
             signals.stop.store(true, Ordering::Relaxed);
             result

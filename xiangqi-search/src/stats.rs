@@ -1,6 +1,7 @@
 //! What a search found and counted: [`SearchResult`], its principal variations ([`Line`]) and [`Stats`].
 
 use crate::game::Score;
+use crate::registry::{Counter, COUNTERS_PER_TECHNIQUE, MAX_TECHNIQUES};
 use std::time::Duration;
 
 /// What a search counted.
@@ -16,7 +17,10 @@ use std::time::Duration;
 /// - [`Stats::quiescence_nodes`]: positions visited by quiescence beyond the horizon (a horizon node is a main node).
 ///
 /// So `nodes = main_nodes + quiescence_nodes` and `main_nodes = interior_nodes + leaf_nodes`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Besides these, each technique counts what it does in counters of its own, declared in its file and read with
+/// [`Stats::get`] (or all at once, with their keys, with [`crate::techniques::counters`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stats {
     /// Positions visited by the main search, the root and the horizon (depth 0) nodes included.
     pub main_nodes: u64,
@@ -28,36 +32,9 @@ pub struct Stats {
     pub beta_cutoffs: u64,
     /// Of those, the ones where the first move searched caused the cutoff.
     pub first_move_cutoffs: u64,
-    /// Null-move searches tried.
-    pub null_tries: u64,
-    /// Null-move searches that cut the node off.
-    pub null_cutoffs: u64,
-    /// Null-move cutoffs checked by a verification search.
-    pub null_verifications: u64,
-    /// PVS zero-window searches that had to be searched again with the full window.
-    pub pvs_researches: u64,
-    /// Transposition table probes that found the position.
-    pub tt_hits: u64,
-    /// Of those, the ones that answered the node without a search.
-    pub tt_cutoffs: u64,
-    /// Nodes searched one ply deeper because the side to move was in check.
-    pub check_extensions: u64,
-    /// Late moves searched with a reduction.
-    pub lmr_reductions: u64,
-    /// Reduced moves that beat alpha and were searched again at full depth.
-    pub lmr_researches: u64,
-    /// Quiet moves skipped by futility pruning (by margin or by move count).
-    pub futility_prunes: u64,
-    /// Nodes cut by reverse futility pruning.
-    pub reverse_futility_prunes: u64,
-    /// Nodes cut by razoring.
-    pub razor_prunes: u64,
-    /// Nodes the game's rules decided (repetition, perpetual check or chase, move limit).
-    pub rule_cutoffs: u64,
-    /// Aspiration windows that failed and were widened.
-    pub aspiration_fails: u64,
-    /// Losing captures skipped in quiescence (counted as generated, before the legality test).
-    pub qs_prunes: u64,
+    /// The techniques' own counters, one slot per [`Counter`] (see [`Stats::get`] and
+    /// [`crate::techniques::counters`]).
+    counters: [u64; COUNTER_SLOTS],
     /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
     /// Main-search nodes of each completed iteration, when deepening iteratively.
@@ -66,7 +43,62 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+const COUNTER_SLOTS: usize = MAX_TECHNIQUES * COUNTERS_PER_TECHNIQUE;
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats {
+            main_nodes: 0,
+            leaf_nodes: 0,
+            quiescence_nodes: 0,
+            beta_cutoffs: 0,
+            first_move_cutoffs: 0,
+            counters: [0; COUNTER_SLOTS],
+            seldepth: 0,
+            iteration_nodes: Vec::new(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
 impl Stats {
+    /// The value of a technique's counter.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_search::techniques::late_move_reductions::{REDUCTIONS, RESEARCHES};
+    /// use xiangqi_search::{Evaluator, Limits, Score, VariantConfig};
+    /// struct Zero;
+    /// impl Evaluator<Position> for Zero {
+    ///     fn evaluate(&mut self, _: &Position) -> Score { 0 }
+    /// }
+    /// let engine: VariantConfig = "engine".parse().unwrap();
+    /// let r = engine.run(Position::startpos(), Zero, &Limits::depth(5));
+    /// assert!(r.stats.get(REDUCTIONS) > 0 && r.stats.get(RESEARCHES) <= r.stats.get(REDUCTIONS));
+    /// ```
+    #[inline(always)]
+    pub fn get(&self, counter: Counter) -> u64 {
+        self.counters[usize::from(counter.slot)]
+    }
+
+    /// Counts one more of `counter`.
+    #[inline(always)]
+    pub(crate) fn bump(&mut self, counter: Counter) {
+        self.counters[usize::from(counter.slot)] += 1;
+    }
+
+    /// Counts `n` more of `counter`.
+    #[inline(always)]
+    pub(crate) fn bump_by(&mut self, counter: Counter, n: u64) {
+        self.counters[usize::from(counter.slot)] += n;
+    }
+
+    /// Counts one less of `counter` (a cutoff that a verification overturned).
+    #[inline(always)]
+    pub(crate) fn unbump(&mut self, counter: Counter) {
+        self.counters[usize::from(counter.slot)] -= 1;
+    }
+
     /// Every position visited: main search plus quiescence.
     pub fn nodes(&self) -> u64 {
         self.main_nodes + self.quiescence_nodes
@@ -119,21 +151,9 @@ impl Stats {
         self.quiescence_nodes += o.quiescence_nodes;
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
-        self.null_tries += o.null_tries;
-        self.null_cutoffs += o.null_cutoffs;
-        self.null_verifications += o.null_verifications;
-        self.pvs_researches += o.pvs_researches;
-        self.tt_hits += o.tt_hits;
-        self.tt_cutoffs += o.tt_cutoffs;
-        self.check_extensions += o.check_extensions;
-        self.lmr_reductions += o.lmr_reductions;
-        self.lmr_researches += o.lmr_researches;
-        self.futility_prunes += o.futility_prunes;
-        self.reverse_futility_prunes += o.reverse_futility_prunes;
-        self.razor_prunes += o.razor_prunes;
-        self.rule_cutoffs += o.rule_cutoffs;
-        self.aspiration_fails += o.aspiration_fails;
-        self.qs_prunes += o.qs_prunes;
+        for (a, b) in self.counters.iter_mut().zip(&o.counters) {
+            *a += b;
+        }
         self.seldepth = self.seldepth.max(o.seldepth);
     }
 }

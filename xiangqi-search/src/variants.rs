@@ -1,20 +1,17 @@
-//! Named presets and free combinations (`negamax-ab+pvs+qs`, `alphabeta+qs+order`), mapped onto monomorphized
-//! [`Searcher`] instances.
+//! Variants as text: the named presets, the parser that turns a free combination (`negamax-ab+pvs+qs`,
+//! `alphabeta+qs+order`, `engine+no-lmr`) into a checked [`VariantConfig`], its canonical name, and the list of
+//! parts for `--list` and error messages. Every technique's name, what it needs and which forms it works with come
+//! from the registry ([`crate::techniques::TECHNIQUES`]); nothing here names a technique.
 
-use crate::game::{Evaluator, FastPaths};
-use crate::limits::{Limits, SearchOptions};
-use crate::memory::SearchMemory;
-use crate::policy::{
-    ChosenNull, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, Enhanced, Extras,
-    NegamaxAbSoftForm, NullMove, Observer, OrderPolicy, Ordered, Parts, Plain, PrincipalVariation, Quiescence, Silent,
-    Variant,
-};
-use crate::searcher::Searcher;
-use crate::stats::SearchResult;
-use crate::tt::TranspositionTable;
+use crate::config::{FormKind, VariantConfig};
+use crate::registry::{Group, Reach, Technique};
+use crate::techniques::{self, TECHNIQUES};
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+
+/// The former name of [`VariantConfig`], kept for the code that still uses it ("spec" now means only the course
+/// texts the techniques come from).
+pub type VariantSpec = VariantConfig;
 
 /// The named presets, with what each is.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -34,124 +31,6 @@ pub const PRESETS: &[(&str, &str)] = &[
          futility, reverse futility and razoring, verified null move, aspiration windows and the game's rules",
     ),
 ];
-
-/// The parts a variant string may combine with `+`. Every switch the parser knows is listed (a unit test checks it).
-pub const PARTS: &[(&str, &str)] = &[
-    ("minimax | alphabeta | alphabeta-hard | negamax | negamax-ab | negamax-ab-hard", "the form (default negamax-ab)"),
-    ("pvs", "principal variation search (needs alpha-beta)"),
-    ("nmp", "null-move pruning, R = 3 (needs alpha-beta)"),
-    ("qs", "quiescence search at the horizon"),
-    ("order", "MVV-LVA captures, killers and history (default: generation order)"),
-    ("engine", "the playing engine (needs negamax-ab): pvs+nmp+qs+order and every addition below"),
-    (
-        "tt | lmr | futility | rfp | razor | checkext | rules | aspiration | qsprune | verified",
-        "one of the engine's additions, added to a negamax search (pvs+tt, negamax-ab+order+lmr): transposition \
-         table, late move reductions (needs order), futility and late move pruning (needs order), reverse \
-         futility, razoring, check extension, the game's rules, aspiration windows, quiescence pruning (needs qs), \
-         the engine's verified null move (needs nmp)",
-    ),
-    (
-        "no-pvs | no-nmp | no-qs | no-order | no-tt | no-lmr | no-futility | no-rfp | no-razor | no-checkext | \
-         no-rules | no-aspiration | no-qsprune | no-verified",
-        "take one technique or addition from the engine (needs engine)",
-    ),
-];
-
-/// The form of a variant: how children combine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormKind {
-    /// Two-sided minimax.
-    Minimax,
-    /// Two-sided alpha-beta.
-    AlphaBeta,
-    /// Two-sided alpha-beta, fail-hard (the CS557 best/worst routines).
-    AlphaBetaHard,
-    /// Negamax without pruning.
-    Negamax,
-    /// Negamax alpha-beta, fail-soft.
-    NegamaxAb,
-    /// Negamax alpha-beta, fail-hard.
-    NegamaxAbHard,
-}
-
-impl FormKind {
-    fn name(self) -> &'static str {
-        match self {
-            FormKind::Minimax => "minimax",
-            FormKind::AlphaBeta => "alphabeta",
-            FormKind::AlphaBetaHard => "alphabeta-hard",
-            FormKind::Negamax => "negamax",
-            FormKind::NegamaxAb => "negamax-ab",
-            FormKind::NegamaxAbHard => "negamax-ab-hard",
-        }
-    }
-
-    fn prunes(self) -> bool {
-        !matches!(self, FormKind::Minimax | FormKind::Negamax)
-    }
-}
-
-type Switch = fn(&mut VariantSpec) -> &mut bool;
-
-/// Every technique or switch a variant string names: `name` turns it on, `no-name` off. The first
-/// [`ENGINE_SWITCHES`] are the spec's techniques; the rest are the engine's additions, each of which can be added
-/// to a negamax search of the spec's techniques (`pvs+tt`) or taken from the engine (`engine+no-tt`). Switching
-/// anything off needs `engine` (only `engine` turns things on by itself).
-const SWITCHES: &[(&str, Switch)] = &[
-    ("pvs", |s| &mut s.pvs),
-    ("nmp", |s| &mut s.nmp),
-    ("qs", |s| &mut s.qs),
-    ("order", |s| &mut s.order),
-    ("tt", |s| &mut s.options.tt),
-    ("lmr", |s| &mut s.options.lmr),
-    ("futility", |s| &mut s.options.futility),
-    ("rfp", |s| &mut s.options.reverse_futility),
-    ("razor", |s| &mut s.options.razoring),
-    ("checkext", |s| &mut s.options.check_extension),
-    ("rules", |s| &mut s.options.rules),
-    ("aspiration", |s| &mut s.options.aspiration),
-    ("qsprune", |s| &mut s.options.qs_pruning),
-    ("verified", |s| &mut s.options.verified_null),
-];
-
-/// Where the engine's run-time switches start in [`SWITCHES`].
-const ENGINE_SWITCHES: usize = 4;
-
-/// A variant chosen at run time: a form and the techniques switched on.
-///
-/// The order of the parts does not matter: `no-nmp+engine` is `engine+no-nmp`. A part that would change nothing is
-/// an error rather than ignored: a switch of the engine's additions (`no-tt`, `lmr`, ...) or a technique switched
-/// off (`no-nmp`) without `engine`, or one switch given both on and off (`pvs+no-pvs`).
-///
-/// ```
-/// use xiangqi_search::VariantSpec;
-/// let v: VariantSpec = "negamax-ab+pvs+qs".parse().unwrap();
-/// assert!(v.pvs && v.qs && !v.nmp);
-/// assert_eq!(v.to_string(), "negamax-ab+pvs+qs");
-/// let err = "alphabeta+pvs".parse::<VariantSpec>().unwrap_err().to_string();
-/// assert!(err.contains("negamax-ab+pvs is the same algorithm"));
-/// let err = "minimax+pvs".parse::<VariantSpec>().unwrap_err().to_string();
-/// assert!(err.contains("needs alpha-beta"));
-/// assert!("bogus".parse::<VariantSpec>().unwrap_err().to_string().contains("available"));
-/// assert!("negamax-ab+no-tt".parse::<VariantSpec>().unwrap_err().to_string().contains("needs the engine part"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VariantSpec {
-    /// How children combine.
-    pub form: FormKind,
-    /// Principal variation search.
-    pub pvs: bool,
-    /// Null-move pruning.
-    pub nmp: bool,
-    /// Quiescence search.
-    pub qs: bool,
-    /// Move ordering (MVV-LVA, killers, history).
-    pub order: bool,
-    /// The engine's additions (transposition table, selectivity, rules).
-    pub engine: bool,
-    /// Run-time switches of the engine's additions.
-    pub options: SearchOptions,
-}
 
 /// A variant string that names nothing we have, or asks for something contradictory.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -182,7 +61,18 @@ pub enum VariantError {
     /// One switch given both on and off.
     #[error("contradictory variant: both {0} and {1} given, choose one; {list}", list = available())]
     OnAndOff(String, String),
-    /// An addition of the engine's that needs one of the spec's techniques.
+    /// A technique the engine does not have, taken from it: it would change nothing.
+    #[error(
+        "variant part {part:?} changes nothing: the engine does not have {name} (write engine+{name} to add it); {list}",
+        list = available()
+    )]
+    NotInEngine {
+        /// The part, as written.
+        part: String,
+        /// The technique.
+        name: &'static str,
+    },
+    /// A technique that needs another (an addition of the engine's that needs one of the spec's techniques).
     #[error("variant part {addition:?} needs {needs} (write {needs}+{addition}); {}", available())]
     Needs {
         /// The addition.
@@ -220,303 +110,229 @@ pub enum VariantError {
     },
 }
 
+/// The parts a variant string may combine with `+`, with what each is: the forms, the spec's techniques,
+/// `engine`, each of the engine's additions, and the `no-` parts. Every name comes from the registry.
+///
+/// ```
+/// let parts = xiangqi_search::parts();
+/// assert!(parts.iter().any(|(name, what)| name == "lmr" && what.contains("needs order")));
+/// assert!(parts.iter().any(|(names, _)| names.split(" | ").any(|n| n == "no-lmr")));
+/// ```
+pub fn parts() -> Vec<(String, String)> {
+    let forms: Vec<&str> = FormKind::ALL.iter().map(|f| f.name()).collect();
+    let mut rows = vec![(forms.join(" | "), "the form (default negamax-ab)".to_owned())];
+    let group = |g: Group| TECHNIQUES.iter().copied().filter(move |t| t.group == g);
+    for t in group(Group::Spec) {
+        let window = if t.reach == Reach::NegamaxWindow { " (needs alpha-beta)" } else { "" };
+        rows.push((t.name.to_owned(), format!("{}{window}", t.summary)));
+    }
+    let spec: Vec<&str> = group(Group::Spec).map(|t| t.name).collect();
+    rows.push((
+        "engine".to_owned(),
+        format!(
+            "the playing engine (needs negamax-ab): {} and every addition below marked \"in the engine\"",
+            spec.join("+")
+        ),
+    ));
+    for t in group(Group::Addition) {
+        let needs = t.needs.map_or(String::new(), |n| format!(" (needs {n})"));
+        let forms = if t.reach == Reach::AnyForm { "any search" } else { "a negamax search" };
+        let engine = if t.in_engine { "in the engine" } else { "not in the engine" };
+        rows.push((t.name.to_owned(), format!("{}{needs}; an addition that joins {forms}; {engine}", t.summary)));
+    }
+    let off: Vec<String> = TECHNIQUES.iter().filter(|t| t.in_engine).map(|t| format!("no-{}", t.name)).collect();
+    rows.push((off.join(" | "), "take one technique or addition from the engine (needs engine)".to_owned()));
+    rows
+}
+
 /// The list of presets and parts, for error messages and `--help`.
 pub fn available() -> String {
     let presets: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
-    let switches: Vec<&str> = SWITCHES.iter().map(|(n, _)| *n).collect();
+    let forms: Vec<&str> = FormKind::ALL.iter().map(|f| f.name()).collect();
+    let switches: Vec<&str> = TECHNIQUES.iter().map(|t| t.name).collect();
     format!(
         "available presets: {}; parts to join with '+': a form ({}), engine, {}, and no-<part> with engine",
         presets.join(", "),
-        PARTS[0].0.replace(" | ", ", "),
+        forms.join(", "),
         switches.join(", ")
     )
 }
 
-impl FromStr for VariantSpec {
+/// The form a part names, if it names one.
+fn form_named(lower: &str) -> Option<FormKind> {
+    Some(match lower {
+        "minimax" => FormKind::Minimax,
+        "alphabeta" | "alpha-beta" | "ab" => FormKind::AlphaBeta,
+        "alphabeta-hard" | "best-worst" => FormKind::AlphaBetaHard,
+        "negamax" => FormKind::Negamax,
+        "negamax-ab" | "negamax-ab-soft" => FormKind::NegamaxAb,
+        "negamax-ab-hard" => FormKind::NegamaxAbHard,
+        _ => return None,
+    })
+}
+
+/// A variant chosen at run time, parsed from text.
+///
+/// The order of the parts does not matter: `no-nmp+engine` is `engine+no-nmp`. A part that would change nothing is
+/// an error rather than ignored: a switch of the engine's additions (`no-tt`, `lmr`, ...) or a technique switched
+/// off (`no-nmp`) without `engine`, or one switch given both on and off (`pvs+no-pvs`).
+///
+/// ```
+/// use xiangqi_search::{techniques, VariantConfig};
+/// let v: VariantConfig = "negamax-ab+pvs+qs".parse().unwrap();
+/// assert_eq!(v.techniques(), ["pvs", "qs"]);
+/// assert!(v.has(xiangqi_search::policy::child::ID) && !v.has(xiangqi_search::policy::null_move::ID));
+/// assert_eq!(v.to_string(), "negamax-ab+pvs+qs");
+/// let err = "alphabeta+pvs".parse::<VariantConfig>().unwrap_err().to_string();
+/// assert!(err.contains("negamax-ab+pvs is the same algorithm"));
+/// let err = "minimax+pvs".parse::<VariantConfig>().unwrap_err().to_string();
+/// assert!(err.contains("needs alpha-beta"));
+/// assert!("bogus".parse::<VariantConfig>().unwrap_err().to_string().contains("available"));
+/// assert!("negamax-ab+no-tt".parse::<VariantConfig>().unwrap_err().to_string().contains("needs the engine part"));
+/// ```
+impl FromStr for VariantConfig {
     type Err = VariantError;
 
-    fn from_str(s: &str) -> Result<VariantSpec, VariantError> {
+    fn from_str(s: &str) -> Result<VariantConfig, VariantError> {
         let mut form: Option<FormKind> = None;
         let mut engine = false;
-        // The switches given: index in SWITCHES, on or off, and the part as written. Applied after the loop, so
-        // that they override `engine` wherever they stand.
-        let mut given: Vec<(usize, bool, String)> = Vec::new();
-        let mut spec = VariantSpec {
-            form: FormKind::NegamaxAb,
-            pvs: false,
-            nmp: false,
-            qs: false,
-            order: false,
-            engine: false,
-            options: SearchOptions::none(),
-        };
+        // The switches given: the technique, on or off, and the part as written. Applied after the loop, so that
+        // they override `engine` wherever they stand.
+        let mut given: Vec<(&Technique, bool, String)> = Vec::new();
         for part in s.split('+').map(str::trim) {
             let lower = part.to_ascii_lowercase();
-            let f = match lower.as_str() {
-                "minimax" => Some(FormKind::Minimax),
-                "alphabeta" | "alpha-beta" | "ab" => Some(FormKind::AlphaBeta),
-                "alphabeta-hard" | "best-worst" => Some(FormKind::AlphaBetaHard),
-                "negamax" => Some(FormKind::Negamax),
-                "negamax-ab" | "negamax-ab-soft" => Some(FormKind::NegamaxAb),
-                "negamax-ab-hard" => Some(FormKind::NegamaxAbHard),
-                "engine" => {
-                    engine = true;
-                    None
-                }
-                _ => {
-                    let (name, on) = match lower.strip_prefix("no-") {
-                        Some(name) => (name, false),
-                        None => (lower.as_str(), true),
-                    };
-                    let name = match name {
-                        "null" => "nmp",
-                        "ordering" => "order",
-                        other => other,
-                    };
-                    let Some(index) = SWITCHES.iter().position(|(n, _)| *n == name) else {
-                        return Err(VariantError::Unknown { part: part.chars().take(40).collect() });
-                    };
-                    if let Some((_, _, other)) = given.iter().find(|&&(i, o, _)| i == index && o != on) {
-                        return Err(VariantError::OnAndOff(other.clone(), part.to_owned()));
-                    }
-                    given.push((index, on, part.to_owned()));
-                    None
-                }
-            };
-            if let Some(f) = f {
+            if lower == "engine" {
+                engine = true;
+            } else if let Some(f) = form_named(&lower) {
                 if let Some(old) = form.filter(|&old| old != f) {
                     return Err(VariantError::TwoForms(old.name(), f.name()));
                 }
                 form = Some(f);
+            } else {
+                let (name, on) = match lower.strip_prefix("no-") {
+                    Some(name) => (name, false),
+                    None => (lower.as_str(), true),
+                };
+                let Some(t) = TECHNIQUES.iter().copied().find(|t| t.is_named(name)) else {
+                    return Err(VariantError::Unknown { part: part.chars().take(40).collect() });
+                };
+                if let Some((_, _, other)) = given.iter().find(|&&(g, o, _)| g.id == t.id && o != on) {
+                    return Err(VariantError::OnAndOff(other.clone(), part.to_owned()));
+                }
+                given.push((t, on, part.to_owned()));
             }
         }
-        spec.form = form.unwrap_or(FormKind::NegamaxAb);
-        if engine {
-            (spec.pvs, spec.nmp, spec.qs, spec.order, spec.engine) = (true, true, true, true, true);
-            spec.options = SearchOptions::default();
-        }
-        for (index, on, part) in given {
+        let form = form.unwrap_or(FormKind::NegamaxAb);
+        let mut set = if engine { techniques::engine_set() } else { 0 };
+        for (t, on, part) in given {
             if !engine && !on {
                 return Err(VariantError::NeedsEngine { part });
             }
-            *SWITCHES[index].1(&mut spec) = on;
+            if !on && !t.in_engine {
+                return Err(VariantError::NotInEngine { part, name: t.name });
+            }
+            set = if on { set | t.id.bit() } else { set & !t.id.bit() };
         }
-        let o = spec.options;
-        if !spec.engine
-            && (SearchOptions { tt: false, ..o }).any_addition()
-            && matches!(spec.form, FormKind::Minimax | FormKind::AlphaBeta | FormKind::AlphaBetaHard)
+        let on = |t: &&Technique| set & t.id.bit() != 0;
+        let has = |name: &str| techniques::find(name).is_some_and(|t| on(&t));
+        // The engine's additions other than those that join any form are written for the negamax node.
+        if !engine
+            && form.two_sided()
+            && TECHNIQUES.iter().copied().filter(on).any(|t| t.group == Group::Addition && t.reach != Reach::AnyForm)
         {
-            return Err(VariantError::AdditionForm(spec.form.name()));
+            return Err(VariantError::AdditionForm(form.name()));
         }
-        // What an addition needs besides the negamax node (the engine may do without any of its parts).
-        for (on, addition, needs, has) in [
-            (o.lmr, "lmr", "order", spec.order),
-            (o.futility, "futility", "order", spec.order),
-            (o.qs_pruning, "qsprune", "qs", spec.qs),
-            (o.verified_null, "verified", "nmp", spec.nmp),
-        ] {
-            if on && !has && !spec.engine {
-                return Err(VariantError::Needs { addition, needs });
+        // What a technique needs besides the negamax node (the engine may do without any of its parts).
+        for t in TECHNIQUES.iter().copied().filter(on) {
+            if let Some(needs) = t.needs.filter(|&n| !engine && !has(n)) {
+                return Err(VariantError::Needs { addition: t.name, needs });
             }
         }
-        if spec.engine && spec.form != FormKind::NegamaxAb {
-            return Err(VariantError::EngineForm(spec.form.name()));
+        if engine && form != FormKind::NegamaxAb {
+            return Err(VariantError::EngineForm(form.name()));
         }
-        for (on, technique) in [(spec.pvs, "pvs"), (spec.nmp, "nmp")] {
-            if on && !spec.form.prunes() {
-                return Err(VariantError::NeedsWindow { technique, form: spec.form.name() });
-            }
+        let windowed = || TECHNIQUES.iter().copied().filter(on).filter(|t| t.reach == Reach::NegamaxWindow);
+        if let Some(t) = windowed().find(|_| !form.prunes()) {
+            return Err(VariantError::NeedsWindow { technique: t.name, form: form.name() });
         }
         // PVS and the null move are written for the negamax node (a zero window and a pass are searched from the
         // side to move's view): a two-sided form with them is refused, never quietly run as negamax.
-        for (on, technique) in [(spec.pvs, "pvs"), (spec.nmp, "nmp")] {
-            if on && matches!(spec.form, FormKind::AlphaBeta | FormKind::AlphaBetaHard) {
-                return Err(VariantError::TwoSided { technique });
-            }
+        if let Some(t) = windowed().find(|_| form.two_sided()) {
+            return Err(VariantError::TwoSided { technique: t.name });
         }
-        Ok(spec)
+        Ok(VariantConfig::checked(form, set, engine))
     }
 }
 
-impl fmt::Display for VariantSpec {
-    /// The canonical name: the form, then the techniques in a fixed order; with the engine's additions, then the
-    /// techniques and additions switched off.
+impl fmt::Display for VariantConfig {
+    /// The canonical name: the form, then the spec's techniques in the registry's order; with the engine, then the
+    /// additions that differ from the engine's and the spec's techniques switched off.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.form.name())?;
-        for (on, name) in
-            [(self.pvs, "pvs"), (self.nmp, "nmp"), (self.qs, "qs"), (self.order, "order"), (self.engine, "engine")]
-        {
-            if on {
-                write!(f, "+{name}")?;
+        f.write_str(self.form().name())?;
+        let engine = self.is_engine();
+        let group = |g: Group| TECHNIQUES.iter().filter(move |t| t.group == g);
+        for t in group(Group::Spec).filter(|t| self.has(t.id)) {
+            write!(f, "+{}", t.name)?;
+        }
+        if engine {
+            f.write_str("+engine")?;
+        }
+        for t in group(Group::Addition) {
+            let on = self.has(t.id);
+            if on != (engine && t.in_engine) {
+                write!(f, "+{}{}", if on { "" } else { "no-" }, t.name)?;
             }
         }
-        let mut copy = *self;
-        for (name, field) in &SWITCHES[ENGINE_SWITCHES..] {
-            let on = *field(&mut copy);
-            if self.engine && !on {
-                write!(f, "+no-{name}")?;
-            } else if !self.engine && on {
-                write!(f, "+{name}")?;
-            }
-        }
-        if self.engine {
-            for (name, field) in &SWITCHES[..ENGINE_SWITCHES] {
-                if !*field(&mut copy) {
-                    write!(f, "+no-{name}")?;
-                }
+        if engine {
+            for t in group(Group::Spec).filter(|t| !self.has(t.id)) {
+                write!(f, "+no-{}", t.name)?;
             }
         }
         Ok(())
     }
 }
 
-/// One monomorphized run. Kept out of line so that the dispatch's dozens of arms do not each reserve room for a
-/// searcher on the caller's stack (in unoptimised builds that alone overflowed an 8 MB stack).
-#[inline(never)]
-fn run_variant<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>, V: Variant>(
-    game: G,
-    eval: E,
-    limits: &Limits,
-    setup: &RunSetup,
-    options: SearchOptions,
-    on_iteration: impl FnMut(&SearchResult<G::Move>),
-) -> (SearchResult<G::Move>, W) {
-    let mut s = Box::new(Searcher::<G, E, V, W>::new(game, eval).with_options(options));
-    if V::Extras::ENABLED {
-        s.set_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
-    }
-    if let Some(saved) = setup.memory.as_ref().and_then(|m| m.take(setup.thread)) {
-        V::Order::import(&mut s.order, &saved);
-    }
-    let r = s.search_with(limits, on_iteration);
-    if let (Some(memory), Some(learnt)) = (&setup.memory, V::Order::export(&s.order)) {
-        memory.put(setup.thread, learnt);
-    }
-    (r, std::mem::take(&mut s.observer))
-}
-
-/// What a run gets besides the game and the evaluator: a transposition table (used by the engine's additions) and
-/// the run-time options (the spec's own, unless replaced).
-#[derive(Clone, Default)]
-pub struct RunSetup {
-    /// The (shared) transposition table; the engine builds a small one of its own when none is given.
-    pub tt: Option<Arc<TranspositionTable>>,
-    /// Replaces the spec's options (for example with a thread's depth offset or MultiPV).
-    pub options: Option<SearchOptions>,
-    /// Where the ordering's tables are kept between the searches of a game; `None` starts fresh.
-    pub memory: Option<Arc<SearchMemory>>,
-    /// The thread's slot in `memory`.
-    pub thread: usize,
-}
-
-impl VariantSpec {
-    /// Runs this variant on `game` with `eval` within `limits`, through the monomorphized searcher it names.
-    pub fn run<G: FastPaths, E: Evaluator<G, G::Move>>(
-        &self,
-        game: G,
-        eval: E,
-        limits: &Limits,
-    ) -> SearchResult<G::Move> {
-        self.run_observed::<G, E, Silent>(game, eval, limits, &RunSetup::default(), |_| {}).0
+impl VariantConfig {
+    /// The playing engine: the `engine` preset.
+    pub fn engine() -> VariantConfig {
+        VariantConfig::checked(FormKind::NegamaxAb, techniques::engine_set(), true)
     }
 
-    /// [`VariantSpec::run`] with a table, options, and a callback after each iteration of iterative deepening.
-    pub fn run_with<G: FastPaths, E: Evaluator<G, G::Move>>(
-        &self,
-        game: G,
-        eval: E,
-        limits: &Limits,
-        setup: &RunSetup,
-        on_iteration: impl FnMut(&SearchResult<G::Move>),
-    ) -> SearchResult<G::Move> {
-        self.run_observed::<G, E, Silent>(game, eval, limits, setup, on_iteration).0
-    }
-
-    /// [`VariantSpec::run_with`] watched by an observer `W`, returned with the result.
-    pub fn run_observed<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>>(
-        &self,
-        game: G,
-        eval: E,
-        limits: &Limits,
-        setup: &RunSetup,
-        on_iteration: impl FnMut(&SearchResult<G::Move>),
-    ) -> (SearchResult<G::Move>, W) {
-        let mut options = setup.options.unwrap_or(self.options);
-        options.parts = self.parts();
-        macro_rules! go {
-            ($v:ty) => {
-                run_variant::<G, E, W, $v>(game, eval, limits, setup, options, on_iteration)
-            };
-        }
-        // The presets that play get compositions of fixed policies (a technique that is off costs nothing); every
-        // other variant runs on one composition of dynamic policies, which visits the same nodes.
-        let pvs_nmp_qs_order = self.pvs && self.nmp && self.qs && self.order;
-        if self.engine && pvs_nmp_qs_order && options.verified_null {
-            go!(crate::Engine)
-        } else if self.engine || options.any_addition() {
-            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<ChosenNull>, DynamicChild, DynamicOrder, Enhanced>)
-        } else if self.form == FormKind::NegamaxAb && pvs_nmp_qs_order {
-            go!(Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation, Ordered, Plain>)
-        } else {
-            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<NullMove<3>>, DynamicChild, DynamicOrder, Plain>)
-        }
-    }
-
-    /// The names of the techniques and additions switched on, in the parser's order (`pvs`, `nmp`, `qs`, `order`,
-    /// then the engine's additions `tt` ... `verified`): what an ablation takes away one at a time.
+    /// The names of the techniques switched on, in the registry's order (`pvs`, `nmp`, `qs`, `order`, then the
+    /// engine's additions `tt` ... `verified`): what an ablation takes away one at a time.
     ///
     /// ```
-    /// use xiangqi_search::VariantSpec;
-    /// let v: VariantSpec = "engine+no-lmr".parse().unwrap();
-    /// assert_eq!(v.techniques().len(), 13);
+    /// use xiangqi_search::VariantConfig;
+    /// let v: VariantConfig = "engine+no-lmr".parse().unwrap();
+    /// let engine = VariantConfig::engine().techniques();
+    /// assert_eq!(v.techniques().len(), engine.len() - 1);
     /// assert!(!v.techniques().contains(&"lmr"));
-    /// assert_eq!("pvs+qs+tt".parse::<VariantSpec>().unwrap().techniques(), ["pvs", "qs", "tt"]);
+    /// assert_eq!("pvs+qs+tt".parse::<VariantConfig>().unwrap().techniques(), ["pvs", "qs", "tt"]);
     /// ```
     pub fn techniques(&self) -> Vec<&'static str> {
-        let mut copy = *self;
-        SWITCHES.iter().filter(|(_, field)| *field(&mut copy)).map(|(name, _)| *name).collect()
+        TECHNIQUES.iter().filter(|t| self.has(t.id)).map(|t| t.name).collect()
     }
 
-    /// This variant with the technique `name` (a name of [`VariantSpec::techniques`], or an alias the parser
-    /// takes) switched on or off; an error when the name is unknown or the result is no valid variant (`lmr` on
-    /// a search without `order`, `order` taken from `negamax-ab+order+lmr`).
+    /// This variant with the technique `name` (a name of [`VariantConfig::techniques`], or an alias the parser
+    /// takes) switched on or off: the builder of variants, which refuses what the parser refuses (the unknown
+    /// name, `lmr` on a search without `order`, `order` taken from `negamax-ab+order+lmr`).
     ///
     /// ```
-    /// use xiangqi_search::VariantSpec;
-    /// let engine: VariantSpec = "engine".parse().unwrap();
+    /// use xiangqi_search::VariantConfig;
+    /// let engine: VariantConfig = "engine".parse().unwrap();
     /// assert_eq!(engine.with_technique("lmr", false).unwrap(), "engine+no-lmr".parse().unwrap());
-    /// let plain: VariantSpec = "negamax-ab+order".parse().unwrap();
+    /// let plain: VariantConfig = "negamax-ab+order".parse().unwrap();
     /// assert_eq!(plain.with_technique("tt", true).unwrap().to_string(), "negamax-ab+order+tt");
     /// assert!(plain.with_technique("qsprune", true).unwrap_err().to_string().contains("needs qs"));
     /// assert!(plain.with_technique("bogus", true).is_err());
     /// ```
-    pub fn with_technique(&self, name: &str, on: bool) -> Result<VariantSpec, VariantError> {
-        let lower = name.trim().to_ascii_lowercase();
-        let lower = match lower.as_str() {
-            "null" => "nmp".to_owned(),
-            "ordering" => "order".to_owned(),
-            _ => lower,
-        };
-        let Some((_, field)) = SWITCHES.iter().find(|(n, _)| *n == lower) else {
+    pub fn with_technique(&self, name: &str, on: bool) -> Result<VariantConfig, VariantError> {
+        let Some(t) = techniques::find(name) else {
             return Err(VariantError::Unknown { part: name.chars().take(40).collect() });
         };
-        let mut copy = *self;
-        *field(&mut copy) = on;
+        let set = if on { self.bits() | t.id.bit() } else { self.bits() & !t.id.bit() };
         // The canonical name read back: the parser's checks decide whether the result is a variant.
-        copy.to_string().parse()
-    }
-
-    /// The techniques of this variant as the dynamic policies read them.
-    pub fn parts(&self) -> Parts {
-        let (two_sided, prune, fail_soft) = match self.form {
-            FormKind::Minimax => (true, false, true),
-            FormKind::AlphaBeta => (true, true, true),
-            FormKind::AlphaBetaHard => (true, true, false),
-            FormKind::Negamax => (false, false, true),
-            FormKind::NegamaxAb => (false, true, true),
-            FormKind::NegamaxAbHard => (false, true, false),
-        };
-        Parts { two_sided, prune, fail_soft, pvs: self.pvs, nmp: self.nmp, qs: self.qs, order: self.order }
+        VariantConfig::checked(self.form(), set, self.is_engine()).to_string().parse()
     }
 }
 
@@ -532,10 +348,12 @@ mod tests {
             assert_eq!(spec, again, "{text} -> {spec}");
         }
         let spec: VariantSpec = "engine+no-lmr+no-qsprune".parse().unwrap();
-        assert!(!spec.options.lmr && !spec.options.qs_pruning && spec.options.tt);
+        let on = spec.techniques();
+        assert!(!on.contains(&"lmr") && !on.contains(&"qsprune") && on.contains(&"tt"));
         assert_eq!(spec.to_string(), "negamax-ab+pvs+nmp+qs+order+engine+no-lmr+no-qsprune");
         let spec: VariantSpec = "engine+no-nmp+no-order".parse().unwrap();
-        assert!(spec.engine && !spec.nmp && !spec.order && spec.pvs);
+        let on = spec.techniques();
+        assert!(spec.is_engine() && !on.contains(&"nmp") && !on.contains(&"order") && on.contains(&"pvs"));
         // Techniques switched off are named too, so that the name reads back as the same variant.
         assert_eq!(spec.to_string(), "negamax-ab+pvs+qs+engine+no-nmp+no-order");
         assert_eq!(spec.to_string().parse::<VariantSpec>().unwrap(), spec);
@@ -561,18 +379,18 @@ mod tests {
         assert!(matches!("engine+no-tt+tt".parse::<VariantSpec>(), Err(VariantError::OnAndOff(..))));
         // With the engine they switch it off.
         let spec: VariantSpec = "engine+no-tt".parse().unwrap();
-        assert!(spec.engine && !spec.options.tt);
+        assert!(spec.is_engine() && !spec.techniques().contains(&"tt"));
     }
 
     #[test]
     fn additions_join_any_negamax_search() {
         let spec: VariantSpec = "pvs+tt".parse().unwrap();
-        assert!(spec.pvs && spec.options.tt && !spec.options.lmr && !spec.engine);
+        assert!(spec.techniques() == ["pvs", "tt"] && !spec.is_engine());
         assert_eq!(spec.to_string(), "negamax-ab+pvs+tt");
         let spec: VariantSpec = "negamax-ab-hard+qs+order+lmr+qsprune+tt".parse().unwrap();
         assert_eq!(spec.to_string(), "negamax-ab-hard+qs+order+tt+lmr+qsprune");
         assert_eq!(spec.to_string().parse::<VariantSpec>(), Ok(spec));
-        assert_eq!("negamax+checkext".parse::<VariantSpec>().map(|s| s.options.check_extension), Ok(true));
+        assert_eq!("negamax+checkext".parse::<VariantSpec>().map(|s| s.techniques()), Ok(vec!["checkext"]));
         for (text, addition, needs) in [
             ("lmr", "lmr", "order"),
             ("pvs+futility", "futility", "order"),
@@ -597,7 +415,7 @@ mod tests {
     #[test]
     fn techniques_are_listed_and_switched_one_at_a_time() {
         let engine: VariantSpec = "engine".parse().unwrap();
-        let all: Vec<&str> = SWITCHES.iter().map(|(n, _)| *n).collect();
+        let all: Vec<&str> = TECHNIQUES.iter().filter(|t| t.in_engine).map(|t| t.name).collect();
         assert_eq!(engine.techniques(), all);
         for name in engine.techniques() {
             let without = engine.with_technique(name, false).unwrap();
@@ -618,11 +436,12 @@ mod tests {
 
     #[test]
     fn parts_list_every_switch() {
-        let listed: Vec<&str> = PARTS.iter().flat_map(|(names, _)| names.split(" | ")).collect();
-        for (i, (name, _)) in SWITCHES.iter().enumerate() {
-            assert!(listed.contains(&format!("no-{name}").as_str()), "no-{name} is not in PARTS");
-            if i < ENGINE_SWITCHES {
-                assert!(listed.contains(name), "{name} is not in PARTS");
+        let parts = parts();
+        let listed: Vec<&str> = parts.iter().flat_map(|(names, _)| names.split(" | ")).collect();
+        for t in TECHNIQUES {
+            assert!(listed.contains(&t.name), "{} is not in parts()", t.name);
+            if t.in_engine {
+                assert!(listed.contains(&format!("no-{}", t.name).as_str()), "no-{} is not in parts()", t.name);
             }
         }
         // And every part listed is one the parser takes, alone or with the engine.
@@ -630,6 +449,9 @@ mod tests {
             let alone = part.parse::<VariantSpec>();
             assert!(alone.is_ok() || format!("engine+{part}").parse::<VariantSpec>().is_ok(), "{part}: {alone:?}");
         }
+        // The error messages list the same names.
+        let available = available();
+        assert!(TECHNIQUES.iter().all(|t| available.contains(t.name)));
     }
 
     #[test]

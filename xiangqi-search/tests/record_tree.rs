@@ -7,8 +7,10 @@ mod dot;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use xiangqi_core::{Move, PieceKind, Position};
+use xiangqi_search::policy::{child, null_move};
 use xiangqi_search::record::{DotOptions, Edge, Node, PruneReason, Recorder, State, View};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
+use xiangqi_search::techniques::{futility, late_move_reductions, table};
 use xiangqi_search::{
     AlphaBeta, Engine, Evaluator, Exit, GameTree, Limits, NegamaxAb, NegamaxAbHard, Nmp, NodeKind, Pvs, Qs, Score,
     SearchResult, Searcher, Stats, TranspositionTable, Variant,
@@ -149,7 +151,7 @@ fn pvs_re_searches_follow_their_failed_zero_window() {
     assert_eq!(rec.searched_count() as u64, stats.main_nodes);
     let researches: Vec<usize> =
         (0..rec.len()).filter(|&i| rec.node(i).visit().is_some_and(|v| v.kind == NodeKind::Research)).collect();
-    assert_eq!(researches.len() as u64, stats.pvs_researches);
+    assert_eq!(researches.len() as u64, stats.get(child::RESEARCHES));
     assert_eq!(researches.len(), 2);
     for &id in &researches {
         let parent = rec.node(rec.node(id).parent.unwrap());
@@ -177,8 +179,8 @@ fn null_move_nodes_match_the_statistics() {
     assert_eq!(rec.unbalanced(), 0);
     assert_eq!(rec.searched_count() as u64, stats.main_nodes);
     let nulls: Vec<&Node<Child>> = rec.nodes().iter().filter(|n| n.edge == Edge::Null).collect();
-    assert!(stats.null_tries > 0);
-    assert_eq!(nulls.len() as u64, stats.null_tries);
+    assert!(stats.get(null_move::TRIES) > 0);
+    assert_eq!(nulls.len() as u64, stats.get(null_move::TRIES));
     assert!(nulls.iter().all(|n| n.visit().unwrap().kind == NodeKind::Null));
     // A null-move search uses the zero window [-beta, -beta + 1] of the node it passes from.
     for n in &nulls {
@@ -188,7 +190,7 @@ fn null_move_nodes_match_the_statistics() {
         assert_eq!(v.depth, parent.depth - 4);
     }
     let null_cutoffs = rec.nodes().iter().filter(|n| exit_of(n) == Some(Exit::NullCutoff)).count();
-    assert_eq!(null_cutoffs as u64, stats.null_cutoffs);
+    assert_eq!(null_cutoffs as u64, stats.get(null_move::CUTOFFS));
 }
 
 /// Material only, for the side to move.
@@ -267,12 +269,15 @@ fn the_engine_preset_keeps_the_recording_balanced() {
     let (rec, r) = record_xiangqi::<Engine>(MIDDLEGAME, 5);
     check_counts(&rec, &r.stats);
     let futility = rec.nodes().iter().filter(|n| n.state == State::Pruned(PruneReason::Futility)).count();
-    assert_eq!(futility as u64, r.stats.futility_prunes);
+    assert_eq!(futility as u64, r.stats.get(futility::PRUNES));
     let table = rec.nodes().iter().filter(|n| exit_of(n) == Some(Exit::TableHit)).count();
-    assert_eq!(table as u64, r.stats.tt_cutoffs);
+    assert_eq!(table as u64, r.stats.get(table::CUTOFFS));
     let reduced = rec.nodes().iter().filter(|n| n.visit().is_some_and(|v| v.kind == NodeKind::Reduced)).count();
-    assert_eq!(reduced as u64, r.stats.lmr_reductions);
-    assert!(r.stats.lmr_reductions > 0 && r.stats.futility_prunes + r.stats.null_tries > 0);
+    assert_eq!(reduced as u64, r.stats.get(late_move_reductions::REDUCTIONS));
+    assert!(
+        r.stats.get(late_move_reductions::REDUCTIONS) > 0
+            && r.stats.get(futility::PRUNES) + r.stats.get(null_move::TRIES) > 0
+    );
 }
 
 fn dot_of(rec: &Recorder<Child>, view: View) -> dot::Dot {

@@ -1,5 +1,6 @@
 //! The algorithms on synthetic trees, where theory says exactly which leaves each one visits.
 
+use xiangqi_search::policy::child;
 use xiangqi_search::synthetic::{Tree, TreeEval};
 use xiangqi_search::{
     AlphaBeta, Limits, Minimax, Negamax, NegamaxAb, NegamaxAbHard, Nmp, Pvs, PvsNmpQs, Qs, Searcher, Variant,
@@ -52,7 +53,7 @@ fn spec_example_pvs_searches_again_where_zero_windows_fail() {
     let (score, visited, stats) = run::<Pvs>(Tree::parse(SPEC_TREE).unwrap(), 4);
     assert_eq!(score, 6);
     assert_eq!(visited, vec![0, 1, 2, 3, 5, 5, 6, 9, 6, 7, 9, 10]);
-    assert_eq!(stats.pvs_researches, 2);
+    assert_eq!(stats.get(child::RESEARCHES), 2);
     let (score, visited2, _) = run::<PvsNmpQs>(Tree::parse(SPEC_TREE).unwrap(), 4);
     assert_eq!((score, visited2), (6, visited));
 }
@@ -89,7 +90,7 @@ fn knuth_moore_minimal_tree_with_perfect_ordering() {
             assert_eq!((s, leaves.len()), (exact, minimal), "negamax-ab-hard b={b} d={d}");
             // With perfect ordering PVS never needs a re-search, and visits the minimal tree too.
             let (s, leaves, stats) = run::<Pvs>(tree.clone(), d);
-            assert_eq!((s, leaves.len(), stats.pvs_researches), (exact, minimal, 0), "pvs b={b} d={d}");
+            assert_eq!((s, leaves.len(), stats.get(child::RESEARCHES)), (exact, minimal, 0), "pvs b={b} d={d}");
             let (s, leaves, _) = run::<Minimax>(tree, d);
             assert_eq!((s, leaves.len()), (exact, b.pow(d)), "minimax b={b} d={d}");
         }

@@ -2,6 +2,8 @@
 //! alpha-beta never visits more nodes than minimax.
 
 use xiangqi_core::{Color, PieceKind, Position, START_FEN};
+use xiangqi_search::policy::null_move;
+use xiangqi_search::techniques::table;
 use xiangqi_search::{Evaluator, Limits, Score, VariantSpec};
 
 /// A small test evaluator (the search never names the real one): material plus a bonus for advanced pieces, so
@@ -117,13 +119,13 @@ fn null_move_may_differ_but_stays_sane() {
     // R + 1 = 4 plies left below the root, never fires).
     let (mut nmp_nodes, mut ab_nodes) = (0, 0);
     for pos in positions().iter().take(10) {
-        assert_eq!(search("nmp", pos, 4).stats.null_tries, 0);
+        assert_eq!(search("nmp", pos, 4).stats.get(null_move::TRIES), 0);
         let nmp = search("nmp+order", pos, 5);
         let ab = search("alphabeta+order", pos, 5);
         assert!(pos.is_legal(nmp.best_move.unwrap()));
         nmp_nodes += nmp.stats.main_nodes;
         ab_nodes += ab.stats.main_nodes;
-        assert!(nmp.stats.null_cutoffs <= nmp.stats.null_tries);
+        assert!(nmp.stats.get(null_move::CUTOFFS) <= nmp.stats.get(null_move::TRIES));
     }
     assert!(nmp_nodes < ab_nodes, "nmp {nmp_nodes} vs alphabeta {ab_nodes}");
 }
@@ -189,9 +191,9 @@ fn dynamic_compositions_visit_the_nodes_of_the_fixed_ones() {
         ("pvs+nmp+qs", fixed::<PvsNmpQs>),
         ("pvs+qs+order", fixed::<Compose<Soft, Quiescence, NoNull, Pv, Ordered>>),
         ("nmp+order", fixed::<Compose<Soft, StaticLeaf, N3, FullWindow, Ordered>>),
-        ("engine+no-pvs", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, FullWindow, Ordered, Enhanced>>),
-        ("engine+no-order", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, Pv, GenerationOrder, Enhanced>>),
-        ("engine+no-qs+no-nmp", fixed::<Compose<Soft, StaticLeaf, NoNull, Pv, Ordered, Enhanced>>),
+        ("engine+no-pvs", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, FullWindow, Ordered, EngineAdditions>>),
+        ("engine+no-order", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, Pv, GenerationOrder, EngineAdditions>>),
+        ("engine+no-qs+no-nmp", fixed::<Compose<Soft, StaticLeaf, NoNull, Pv, Ordered, EngineAdditions>>),
     ];
     for pos in positions().iter().take(6) {
         for (name, run) in &cases {
@@ -228,7 +230,7 @@ fn a_table_added_to_a_textbook_search_keeps_the_score_and_saves_nodes() {
             assert_eq!(a.score, b.score, "{with_tt} on {}", pos.fen());
             plain_nodes += a.stats.nodes();
             tt_nodes += b.stats.nodes();
-            assert!(b.stats.tt_hits > 0 || b.stats.nodes() < 200, "{with_tt} on {}", pos.fen());
+            assert!(b.stats.get(table::HITS) > 0 || b.stats.nodes() < 200, "{with_tt} on {}", pos.fen());
         }
         assert!(tt_nodes < plain_nodes, "{with_tt}: {tt_nodes} nodes, {plain}: {plain_nodes}");
     }

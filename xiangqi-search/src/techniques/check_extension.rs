@@ -1,6 +1,27 @@
 //! Check extension.
 
 use crate::game::MAX_PLY;
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "checkext",
+    aliases: &[],
+    summary: "check extension",
+    group: Group::Addition,
+    reach: Reach::Negamax,
+    needs: None,
+    in_engine: true,
+    counters: &[EXTENSIONS],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(9);
+
+/// Nodes searched one ply deeper because the side to move was in check.
+pub const EXTENSIONS: Counter =
+    Counter::new(ID, 0, "check_extensions", "nodes searched one ply deeper because the side to move was in check");
 
 /// A node whose side to move is in check is searched one ply deeper, so that a check cannot push a threat over the
 /// horizon; only in the first half of the ply range, so that perpetual checks cannot extend without end.

@@ -1,6 +1,27 @@
 //! Futility pruning and late move pruning: quiet moves skipped without being made.
 
 use crate::game::Score;
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "futility",
+    aliases: &[],
+    summary: "futility and late move pruning",
+    group: Group::Addition,
+    reach: Reach::Negamax,
+    needs: Some("order"),
+    in_engine: true,
+    counters: &[PRUNES],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(6);
+
+/// Quiet moves skipped by futility pruning (by margin or by move count).
+pub const PRUNES: Counter =
+    Counter::new(ID, 0, "futility_prunes", "quiet moves skipped by futility pruning (by margin or by move count)");
 
 /// Futility pruning: at a zero-window node near the horizon whose static evaluation plus a margin cannot reach
 /// alpha, quiet moves that give no check are skipped after the first (the node's value is raised to the bound they

@@ -1,4 +1,34 @@
-//! Late move reductions: how many plies shallower a late quiet move is searched first.
+//! Late move reductions: late quiet moves are searched shallower first. Everything of the technique is here: its
+//! entry in the registry, its parameters, which moves it reduces and by how much (the node's reduce hook), and
+//! the reduced probe the child search makes first (the child search's hook, [`LateMoveReductions::probe`]).
+
+use crate::config::VariantConfig;
+use crate::game::Score;
+use crate::policy::{ChildNode, NodeKind, Observer, Search};
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "lmr",
+    aliases: &[],
+    summary: "late move reductions",
+    group: Group::Addition,
+    reach: Reach::Negamax,
+    needs: Some("order"),
+    in_engine: true,
+    counters: &[REDUCTIONS, RESEARCHES],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(5);
+
+/// Late moves searched with a reduction.
+pub const REDUCTIONS: Counter = Counter::new(ID, 0, "lmr_reductions", "late moves searched with a reduction");
+
+/// Reduced moves that beat alpha and were searched again at full depth.
+pub const RESEARCHES: Counter =
+    Counter::new(ID, 1, "lmr_researches", "reduced moves that beat alpha and were searched again at full depth");
 
 /// Late move reduction for the `index`-th move at `depth`: grows with the logarithms of both, less at PV nodes.
 /// (The search reads it from a table: [`LmrTable`].)
@@ -38,9 +68,13 @@ impl LmrTable {
 }
 
 /// Late move reductions: late quiet moves that give no check, at a node not in check, are searched first with a
-/// zero window [`LmrTable::get`] plies shallower, and again at full depth only when that beats alpha (the child
-/// policy's reduced probe). Conditions: depth at least [`LateMoveReductions::MIN_DEPTH`], the move at least the
-/// [`LateMoveReductions::MIN_INDEX`]-th. Source: Stockfish's logarithmic reduction formula.
+/// zero window [`LmrTable::get`] plies shallower, and again at full depth only when that beats alpha. Conditions:
+/// depth at least [`LateMoveReductions::MIN_DEPTH`], the move at least the [`LateMoveReductions::MIN_INDEX`]-th,
+/// the variant ordering its moves (`needs: order`: late moves are only likely bad when good ones come first).
+///
+/// Hooks: the negamax node's reduce hook, after the move is made, asks [`LateMoveReductions::reduction`]; the
+/// child search (full window or PVS) then makes [`LateMoveReductions::probe`] first. Source: Stockfish's
+/// logarithmic reduction formula.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LateMoveReductions;
 
@@ -54,5 +88,44 @@ impl LateMoveReductions {
     #[inline(always)]
     pub fn reduces(depth: i32, index: usize, quiet: bool, gives_check: bool, in_check: bool) -> bool {
         depth >= Self::MIN_DEPTH && index >= Self::MIN_INDEX && quiet && !gives_check && !in_check
+    }
+
+    /// The node's reduce hook: the reduction of the `index`-th move, 0 when the technique is off or the move is not
+    /// reduced.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn reduction(
+        config: &VariantConfig,
+        table: &LmrTable,
+        depth: i32,
+        index: usize,
+        quiet: bool,
+        gives_check: bool,
+        in_check: bool,
+        pv_node: bool,
+    ) -> i32 {
+        if config.has(ID) && Self::reduces(depth, index, quiet, gives_check, in_check) {
+            table.get(depth, index, pv_node)
+        } else {
+            0
+        }
+    }
+
+    /// The child search's hook: the reduced zero-window probe of a late move, `Some(score)` when it fails low (the
+    /// full search is then skipped), `None` when the move has no reduction or beat alpha.
+    #[inline(always)]
+    pub fn probe<S: Search>(s: &mut S, c: &ChildNode) -> Option<Score> {
+        if c.reduction <= 0 {
+            return None;
+        }
+        s.stats().bump(REDUCTIONS);
+        let depth = c.depth - 1 - c.reduction;
+        s.observer().enter(c.ply + 1, -c.alpha - 1, -c.alpha, depth, NodeKind::Reduced);
+        let score = -s.negamax(depth, -c.alpha - 1, -c.alpha, c.ply + 1, true);
+        if score <= c.alpha || s.stopped() {
+            return Some(score);
+        }
+        s.stats().bump(RESEARCHES);
+        None
     }
 }

@@ -1,21 +1,32 @@
-//! The playing engine's techniques, one file each, with their parameters beside them. Each is a type whose
-//! functions the negamax node (`node.rs`) calls at one of its hook points; the node calls them only when the
-//! variant has the engine's additions ([`crate::Extras::ENABLED`], a constant: for the spec's variants the calls
-//! fold away) and the technique is switched on ([`crate::SearchOptions`]). The spec's techniques (the forms, null
-//! move, PVS, quiescence, ordering) are policies of their own in [`crate::policy`].
+//! The registry of techniques: [`TECHNIQUES`] names every technique a variant string can switch, and the variant
+//! parser, `--list`, the `engine` preset, the statistics and their JSON keys all come from it.
+//!
+//! Each technique's file owns all of it: its entry ([`crate::registry::Technique`]: its name, what it needs, its
+//! counters), its parameters as named constants, its doc (conditions and source) and what it does at its hook. The
+//! spec's techniques (`pvs`, `nmp`, `qs`, `order`) are policy types of their own in [`crate::policy`] and
+//! [`crate::movepick`], and declare their entries there; the engine's additions live here, one file each, and the
+//! negamax node (`node.rs`) or the root (`searcher.rs`) calls each at one hook. Those calls fold away when the
+//! variant lacks the engine's additions ([`crate::Additions::ENABLED`], a constant), and otherwise test the
+//! technique's bit in the [`crate::VariantConfig`].
 //!
 //! | technique | file | hook | what it does | where it comes from |
 //! | --- | --- | --- | --- | --- |
-//! | transposition table | `table.rs` | probe, store | answers a node searched before to enough depth, and gives its best move first | Greenblatt (1967); Stockfish's `tt.cpp` |
-//! | the game's rules | `rules.rs` | probe | repetition, perpetual check and chase, the move limit decide or bound the node | the Asian rules (`xiangqi_core::rules`) |
-//! | check extension | `check_extension.rs` | extend | a node in check is searched one ply deeper | Stockfish, Pikafish |
-//! | reverse futility | `reverse_futility.rs` | prune before the moves | a zero-window node whose static evaluation beats beta by a margin returns it | Heinz's "static null move"; Stockfish |
-//! | razoring | `razoring.rs` | prune before the moves | a node far below alpha near the horizon drops into quiescence | Birmingham and Kent (1977); Stockfish |
-//! | verified null move | [`crate::VerifiedNullMove`] | prune before the moves | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
-//! | futility and late move pruning | `futility.rs` | skip a move | quiet moves that cannot raise alpha, and late quiet moves, are not searched | Heinz (1998); Stockfish's move-count pruning |
-//! | late move reductions | `late_move_reductions.rs` | reduce | late quiet moves are searched shallower first | Stockfish's logarithmic formula |
-//! | aspiration windows | `aspiration.rs` | root | each iteration starts in a window around the last score | Stockfish |
-//! | quiescence pruning | `qs_pruning.rs` | quiescence | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
+//! | transposition table | `table.rs` | node: probe, store | answers a node searched before to enough depth, and gives its best move first | Greenblatt (1967); Stockfish's `tt.cpp` |
+//! | late move reductions | `late_move_reductions.rs` | node: reduce; child search: the reduced probe | late quiet moves are searched shallower first | Stockfish's logarithmic formula |
+//! | futility and late move pruning | `futility.rs` | node: skip a move | quiet moves that cannot raise alpha, and late quiet moves, are not searched | Heinz (1998); Stockfish's move-count pruning |
+//! | reverse futility | `reverse_futility.rs` | node: prune before the moves | a zero-window node whose static evaluation beats beta by a margin returns it | Heinz's "static null move"; Stockfish |
+//! | razoring | `razoring.rs` | node: prune before the moves | a node far below alpha near the horizon drops into quiescence | Birmingham and Kent (1977); Stockfish |
+//! | check extension | `check_extension.rs` | node: extend | a node in check is searched one ply deeper | Stockfish, Pikafish |
+//! | the game's rules | `rules.rs` | node: rules, first of all | repetition, perpetual check and chase, the move limit decide or bound the node | the Asian rules (`xiangqi_core::rules`) |
+//! | aspiration windows | `aspiration.rs` | root: each iteration's window (`searcher.rs`) | each iteration starts in a window around the last score | Stockfish |
+//! | quiescence pruning | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
+//! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
+//!
+//! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
+//! at its hook.
+
+use crate::registry::Technique;
+use crate::stats::Stats;
 
 pub mod aspiration;
 pub mod check_extension;
@@ -26,3 +37,78 @@ pub mod razoring;
 pub mod reverse_futility;
 pub mod rules;
 pub mod table;
+pub mod verified_null;
+
+/// Every technique a variant string can switch, in the order variant names write them (the spec's first).
+pub const TECHNIQUES: &[&Technique] = &[
+    &crate::policy::child::TECHNIQUE,
+    &crate::policy::null_move::TECHNIQUE,
+    &crate::policy::quiescence::TECHNIQUE,
+    &crate::movepick::TECHNIQUE,
+    &table::TECHNIQUE,
+    &late_move_reductions::TECHNIQUE,
+    &futility::TECHNIQUE,
+    &reverse_futility::TECHNIQUE,
+    &razoring::TECHNIQUE,
+    &check_extension::TECHNIQUE,
+    &rules::TECHNIQUE,
+    &aspiration::TECHNIQUE,
+    &qs_pruning::TECHNIQUE,
+    &verified_null::TECHNIQUE,
+];
+
+/// The technique named `word` (its name or an alias, any case).
+pub fn find(word: &str) -> Option<&'static Technique> {
+    let lower = word.trim().to_ascii_lowercase();
+    TECHNIQUES.iter().copied().find(|t| t.is_named(&lower))
+}
+
+/// Every technique's counters in `stats`, with their keys, in the list's order: what `xiangqi search --json`
+/// prints beside the node counts.
+///
+/// ```
+/// use xiangqi_search::Stats;
+/// let keys: Vec<&str> = xiangqi_search::techniques::counters(&Stats::default()).map(|(c, _)| c.key).collect();
+/// assert!(keys.contains(&"lmr_reductions") && keys.contains(&"tt_hits"));
+/// ```
+pub fn counters(stats: &Stats) -> impl Iterator<Item = (&'static crate::registry::Counter, u64)> + '_ {
+    TECHNIQUES.iter().flat_map(|t| t.counters).map(move |c| (c, stats.get(*c)))
+}
+
+/// The set of techniques the `engine` preset switches on.
+pub(crate) fn engine_set() -> u32 {
+    TECHNIQUES.iter().filter(|t| t.in_engine).fold(0, |set, t| set | t.id.bit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{Group, COUNTERS_PER_TECHNIQUE, MAX_TECHNIQUES};
+
+    #[test]
+    fn the_list_holds_each_technique_at_its_place() {
+        assert!(TECHNIQUES.len() <= MAX_TECHNIQUES);
+        for (i, t) in TECHNIQUES.iter().enumerate() {
+            assert_eq!(t.id.index(), i, "{} is declared at place {} but listed at {i}", t.name, t.id.index());
+            assert!(t.counters.len() <= COUNTERS_PER_TECHNIQUE, "{}", t.name);
+            for (k, c) in t.counters.iter().enumerate() {
+                assert_eq!(usize::from(c.slot), i * COUNTERS_PER_TECHNIQUE + k, "{}", c.key);
+            }
+            if let Some(needs) = t.needs {
+                assert!(find(needs).is_some(), "{} needs {needs}, which is not listed", t.name);
+            }
+        }
+        // The spec's techniques come first: variant names write them before `engine`.
+        let first_addition = TECHNIQUES.iter().position(|t| t.group == Group::Addition).unwrap();
+        assert!(TECHNIQUES[first_addition..].iter().all(|t| t.group == Group::Addition));
+        // Names, aliases and counter keys are unique.
+        let mut words: Vec<&str> = TECHNIQUES.iter().flat_map(|t| t.aliases.iter().copied().chain([t.name])).collect();
+        let mut keys: Vec<&str> = TECHNIQUES.iter().flat_map(|t| t.counters).map(|c| c.key).collect();
+        let (w, k) = (words.len(), keys.len());
+        words.sort_unstable();
+        words.dedup();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!((words.len(), keys.len()), (w, k));
+    }
+}

@@ -1,6 +1,26 @@
 //! Razoring.
 
 use crate::game::Score;
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "razor",
+    aliases: &[],
+    summary: "razoring",
+    group: Group::Addition,
+    reach: Reach::Negamax,
+    needs: None,
+    in_engine: true,
+    counters: &[PRUNES],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(8);
+
+/// Nodes cut by razoring.
+pub const PRUNES: Counter = Counter::new(ID, 0, "razor_prunes", "nodes cut by razoring");
 
 /// Razoring: a zero-window node within [`Razoring::MAX_DEPTH`] plies of the horizon whose static evaluation is
 /// far below alpha is searched by quiescence alone with the window `[alpha, alpha + 1]`; if that fails low too, the

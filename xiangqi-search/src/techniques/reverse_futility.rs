@@ -1,6 +1,26 @@
 //! Reverse futility pruning.
 
 use crate::game::Score;
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "rfp",
+    aliases: &[],
+    summary: "reverse futility pruning",
+    group: Group::Addition,
+    reach: Reach::Negamax,
+    needs: None,
+    in_engine: true,
+    counters: &[PRUNES],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(7);
+
+/// Nodes cut by reverse futility pruning.
+pub const PRUNES: Counter = Counter::new(ID, 0, "reverse_futility_prunes", "nodes cut by reverse futility pruning");
 
 /// Reverse futility pruning (the "static null move"): a zero-window node near the horizon whose static evaluation
 /// beats beta by a margin that grows with depth returns the evaluation without searching a move. Conditions: not

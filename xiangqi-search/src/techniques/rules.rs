@@ -1,6 +1,31 @@
 //! The game's rules at the node: repetition, perpetual check and chase, and the move limit.
 
 use crate::game::{Rule, Score};
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "rules",
+    aliases: &[],
+    summary: "the game's rules (repetition, perpetual check and chase, move limit)",
+    group: Group::Addition,
+    reach: Reach::Negamax,
+    needs: None,
+    in_engine: true,
+    counters: &[CUTOFFS],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(10);
+
+/// Nodes the game's rules decided (repetition, perpetual check or chase, move limit).
+pub const CUTOFFS: Counter = Counter::new(
+    ID,
+    0,
+    "rule_cutoffs",
+    "nodes the game's rules decided (repetition, perpetual check or chase, move limit)",
+);
 
 /// Asks the game's judge at every node after the root ([`crate::GameTree::rules`]): a decided node returns its score,
 /// and a repetition that is at least (at most) a draw for the side to move raises alpha to -1 (lowers beta to 1).

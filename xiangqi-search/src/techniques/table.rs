@@ -2,7 +2,30 @@
 //! is stored as. The table itself is [`crate::tt`].
 
 use crate::game::Score;
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use crate::tt::{Bound, TtHit};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "tt",
+    aliases: &[],
+    summary: "the transposition table",
+    group: Group::Addition,
+    reach: Reach::AnyForm,
+    needs: None,
+    in_engine: true,
+    counters: &[HITS, CUTOFFS],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(4);
+
+/// Transposition table probes that found the position.
+pub const HITS: Counter = Counter::new(ID, 0, "tt_hits", "transposition table probes that found the position");
+
+/// Table hits that answered the node without a search.
+pub const CUTOFFS: Counter = Counter::new(ID, 1, "tt_cutoffs", "table hits that answered the node without a search");
 
 /// The transposition table at the node: probed before the moves, stored after them.
 ///

@@ -1,0 +1,116 @@
+//! Running a [`VariantConfig`]: it is mapped onto a monomorphized [`Searcher`], a composition of fixed policies
+//! for the presets that play (where speed counts) and one composition of the dynamic policies for every other
+//! variant (which visits the same nodes).
+
+use crate::config::{FormKind, VariantConfig};
+use crate::game::{Evaluator, FastPaths};
+use crate::limits::Limits;
+use crate::memory::SearchMemory;
+use crate::policy::{
+    Additions, ChosenNull, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, EngineAdditions,
+    NegamaxAbSoftForm, NoAdditions, NullMove, Observer, OrderPolicy, Ordered, PrincipalVariation, Quiescence, Silent,
+    Variant,
+};
+use crate::registry::Group;
+use crate::searcher::Searcher;
+use crate::stats::SearchResult;
+use crate::techniques::{self, TECHNIQUES};
+use crate::tt::TranspositionTable;
+use std::sync::Arc;
+
+/// One monomorphized run. Kept out of line so that the dispatch's four arms do not each reserve room for a
+/// searcher on the caller's stack (in unoptimised builds that alone overflowed an 8 MB stack).
+#[inline(never)]
+fn run_variant<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>, V: Variant>(
+    game: G,
+    eval: E,
+    config: VariantConfig,
+    limits: &Limits,
+    setup: &RunSetup,
+    on_iteration: impl FnMut(&SearchResult<G::Move>),
+) -> (SearchResult<G::Move>, W) {
+    let mut s = Box::new(Searcher::<G, E, V, W>::new(game, eval).with_config(config));
+    s.depth_offset = setup.depth_offset;
+    if V::Additions::ENABLED {
+        s.set_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
+    }
+    if let Some(saved) = setup.memory.as_ref().and_then(|m| m.take(setup.thread)) {
+        V::Order::import(&mut s.order, &saved);
+    }
+    let r = s.search_with(limits, on_iteration);
+    if let (Some(memory), Some(learnt)) = (&setup.memory, V::Order::export(&s.order)) {
+        memory.put(setup.thread, learnt);
+    }
+    (r, std::mem::take(&mut s.observer))
+}
+
+/// What a run gets besides the game, the evaluator and the limits: a transposition table (used by the engine's
+/// additions), the ordering's memory, and the thread's place among the threads of a search.
+#[derive(Clone, Default)]
+pub struct RunSetup {
+    /// The (shared) transposition table; the engine builds a small one of its own when none is given.
+    pub tt: Option<Arc<TranspositionTable>>,
+    /// Where the ordering's tables are kept between the searches of a game; `None` starts fresh.
+    pub memory: Option<Arc<SearchMemory>>,
+    /// The thread's slot in `memory`.
+    pub thread: usize,
+    /// How many iterations deeper than the first this thread starts when deepening (Lazy SMP's helpers start
+    /// some deeper than the main thread).
+    pub depth_offset: u32,
+}
+
+impl VariantConfig {
+    /// Runs this variant on `game` with `eval` within `limits`, through the monomorphized searcher it names.
+    pub fn run<G: FastPaths, E: Evaluator<G, G::Move>>(
+        &self,
+        game: G,
+        eval: E,
+        limits: &Limits,
+    ) -> SearchResult<G::Move> {
+        self.run_observed::<G, E, Silent>(game, eval, limits, &RunSetup::default(), |_| {}).0
+    }
+
+    /// [`VariantConfig::run`] with a table, the ordering's memory, the thread's settings, and a callback after each
+    /// iteration of iterative deepening.
+    pub fn run_with<G: FastPaths, E: Evaluator<G, G::Move>>(
+        &self,
+        game: G,
+        eval: E,
+        limits: &Limits,
+        setup: &RunSetup,
+        on_iteration: impl FnMut(&SearchResult<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.run_observed::<G, E, Silent>(game, eval, limits, setup, on_iteration).0
+    }
+
+    /// [`VariantConfig::run_with`] watched by an observer `W`, returned with the result.
+    pub fn run_observed<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>>(
+        &self,
+        game: G,
+        eval: E,
+        limits: &Limits,
+        setup: &RunSetup,
+        on_iteration: impl FnMut(&SearchResult<G::Move>),
+    ) -> (SearchResult<G::Move>, W) {
+        let config = *self;
+        macro_rules! go {
+            ($v:ty) => {
+                run_variant::<G, E, W, $v>(game, eval, config, limits, setup, on_iteration)
+            };
+        }
+        let has = |name: &str| techniques::find(name).is_some_and(|t| config.has(t.id));
+        let any_addition = TECHNIQUES.iter().any(|t| t.group == Group::Addition && config.has(t.id));
+        // The presets that play get compositions of fixed policies (a technique that is off costs nothing); every
+        // other variant runs on one composition of dynamic policies, which visits the same nodes.
+        let pvs_nmp_qs_order = has("pvs") && has("nmp") && has("qs") && has("order");
+        if config.is_engine() && pvs_nmp_qs_order && has("verified") {
+            go!(crate::Engine)
+        } else if config.is_engine() || any_addition {
+            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<ChosenNull>, DynamicChild, DynamicOrder, EngineAdditions>)
+        } else if config.form() == FormKind::NegamaxAb && pvs_nmp_qs_order {
+            go!(Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation, Ordered, NoAdditions>)
+        } else {
+            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<NullMove<3>>, DynamicChild, DynamicOrder, NoAdditions>)
+        }
+    }
+}
