@@ -10,6 +10,7 @@ use crate::searcher::Searcher;
 use crate::techniques::check_extension::{self, CheckExtension};
 use crate::techniques::futility::{self, Futility, LateMovePruning};
 use crate::techniques::late_move_reductions::LateMoveReductions;
+use crate::techniques::mate_distance::MateDistance;
 use crate::techniques::razoring::{self, Razoring};
 use crate::techniques::reverse_futility::{self, ReverseFutility};
 use crate::techniques::rules::{self, GameRules};
@@ -62,6 +63,10 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         // Hook: the game's rules decide or narrow the node.
         if let Some(score) = self.rules_hook(ply, &mut alpha, &mut beta) {
             return self.leave(ply, score, Exit::Rule);
+        }
+        // Hook: mate distance pruning bounds the window by the shortest mates still possible.
+        if let Some(score) = MateDistance::prune(self, ply, &mut alpha, &mut beta) {
+            return self.leave(ply, score, Exit::Pruned);
         }
         // Hook: extensions.
         let (in_check, depth) = self.extend_hook(depth, ply);

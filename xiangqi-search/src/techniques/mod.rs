@@ -32,6 +32,7 @@ pub mod aspiration;
 pub mod check_extension;
 pub mod futility;
 pub mod late_move_reductions;
+pub mod mate_distance;
 pub mod qs_pruning;
 pub mod razoring;
 pub mod reverse_futility;
@@ -55,6 +56,7 @@ pub const TECHNIQUES: &[&Technique] = &[
     &aspiration::TECHNIQUE,
     &qs_pruning::TECHNIQUE,
     &verified_null::TECHNIQUE,
+    &mate_distance::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).
