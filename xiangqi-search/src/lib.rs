@@ -98,20 +98,19 @@ pub use game::{
 pub use history::OrderState;
 pub use limits::{Clock, Limits, Signals};
 pub use memory::SearchMemory;
-pub use policy::{
-    Additions, EngineAdditions, Exit, NoAdditions, NodeKind, NullNode, Observer, Silent, VerifiedNullMove,
-};
+pub use policy::{Additions, EngineAdditions, Exit, NoAdditions, NodeKind, NullNode, Observer, Silent};
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
     MinimaxForm, MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy,
     OrderPolicy, Ordered, PrincipalVariation, Quiescence, StaticLeaf, Variant,
 };
-pub use policy::{ChosenNull, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
+pub use policy::{DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
 pub use run::RunSetup;
 pub use searcher::Searcher;
 pub use smp::{search_smp, search_smp_remembering, SearchPool, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
 pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
+pub use techniques::verified_null::{ChosenNull, VerifiedNullMove};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, parts, VariantError, VariantSpec, PRESETS};
 

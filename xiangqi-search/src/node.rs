@@ -46,8 +46,11 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     }
 
     /// The negamax node: scores for the side to move; `null_ok` is false right after a null move (and at the
-    /// root). A skeleton of named hooks; each of the engine's techniques (`techniques/`) is a call in one of them
-    /// that folds away when the variant lacks the engine's additions.
+    /// root). A skeleton of named hooks (the `Hook:` comments, in Stockfish's order); each technique of the
+    /// engine's that acts in the node (`techniques/`) is a call at one of them that folds away when the variant
+    /// lacks the engine's additions. The others act elsewhere: aspiration windows at the root (`searcher.rs`),
+    /// quiescence pruning in quiescence (`policy/quiescence.rs`), the verified null move in the null-move slot
+    /// (called from the prune hook), the late move reduction's probe in the child search (`policy/child.rs`).
     pub(crate) fn negamax(
         &mut self,
         depth: i32,
@@ -81,7 +84,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             Err(score) => return self.leave(ply, score, Exit::TableHit),
         };
         // Hook: node pruning before the moves, from the static evaluation (reverse futility, razoring), then the
-        // null move.
+        // null move (the composition's null policy: the spec's, or the engine's verified null move).
         let node = NullNode { depth, beta, ply, null_ok, pv_node, static_eval: -INFINITY };
         let static_eval = match self.prune_hook(node, alpha, in_check, tt_eval) {
             Ok(eval) => eval,

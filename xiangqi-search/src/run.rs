@@ -7,13 +7,14 @@ use crate::game::{Evaluator, FastPaths};
 use crate::limits::Limits;
 use crate::memory::SearchMemory;
 use crate::policy::{
-    Additions, ChosenNull, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, EngineAdditions,
+    Additions, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, EngineAdditions,
     NegamaxAbSoftForm, NoAdditions, NullMove, Observer, OrderPolicy, Ordered, PrincipalVariation, Quiescence, Silent,
     Variant,
 };
 use crate::registry::Group;
 use crate::searcher::Searcher;
 use crate::stats::SearchResult;
+use crate::techniques::verified_null::ChosenNull;
 use crate::techniques::{self, TECHNIQUES};
 use crate::tt::TranspositionTable;
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 //! | --- | --- | --- | --- |
 //! | form (how children combine) | [`Form`] | [`MinimaxForm`], [`AlphaBetaForm`], [`AlphaBetaHardForm`] (two-sided), [`NegamaxForm`], [`NegamaxAbSoftForm`], [`NegamaxAbHardForm`], [`DynamicForm`] | `form.rs` |
 //! | leaf (depth 0) | [`LeafPolicy`] | [`StaticLeaf`], [`Quiescence`], [`DynamicLeaf`] | `quiescence.rs` |
-//! | before the moves | [`NullPolicy`] | [`NoNull`], [`NullMove`], [`DynamicNull`]; the engine's [`VerifiedNullMove`] and [`ChosenNull`] | `null_move.rs`, `techniques/verified_null.rs` |
+//! | before the moves | [`NullPolicy`] | [`NoNull`], [`NullMove`], [`DynamicNull`]; the engine's [`crate::VerifiedNullMove`] and [`crate::ChosenNull`] | `null_move.rs`, `techniques/verified_null.rs` |
 //! | how a child is searched | [`ChildPolicy`] | [`FullWindow`], [`PrincipalVariation`], [`DynamicChild`] | `child.rs` |
 //! | move ordering | [`OrderPolicy`] | [`GenerationOrder`], [`Ordered`], [`DynamicOrder`] | `movepick.rs` |
 //! | the engine's additions | [`Additions`] | [`NoAdditions`], [`EngineAdditions`] | this file; the techniques in `techniques/` |
@@ -31,7 +31,6 @@ pub mod null_move;
 pub mod quiescence;
 
 pub use crate::history::OrderState;
-pub use crate::techniques::verified_null::{ChosenNull, VerifiedNullMove, NULL_VERIFY_DEPTH};
 pub use child::{DynamicChild, FullWindow, PrincipalVariation};
 pub use form::{
     AlphaBetaForm, AlphaBetaHardForm, DynamicForm, MinimaxForm, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm,

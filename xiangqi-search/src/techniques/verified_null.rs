@@ -25,9 +25,6 @@ pub const ID: TechniqueId = TechniqueId::new(13);
 pub const VERIFICATIONS: Counter =
     Counter::new(ID, 0, "null_verifications", "null-move cutoffs checked by a verification search");
 
-/// Depth from which [`VerifiedNullMove`] verifies its cutoffs.
-pub const NULL_VERIFY_DEPTH: i32 = VerifiedNullMove::VERIFY_DEPTH;
-
 /// The engine's null move, as strong engines use it: only at zero-window nodes whose static evaluation is at
 /// least beta, from depth [`VerifiedNullMove::MIN_DEPTH`] with a reduction growing with depth (`3 + depth / 4`,
 /// the search below the pass dropping into quiescence near the horizon), mate scores never trusted, and from depth
