@@ -13,7 +13,8 @@ use std::str::FromStr;
 /// texts the techniques come from).
 pub type VariantSpec = VariantConfig;
 
-/// The named presets, with what each is.
+/// The named presets, with what each is. (What `engine` has is the registry's: the techniques marked
+/// [`crate::registry::Technique::in_engine`].)
 pub const PRESETS: &[(&str, &str)] = &[
     ("minimax", "two-sided minimax, every node searched"),
     ("alphabeta", "two-sided alpha-beta"),
@@ -25,11 +26,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("nmp", "alpha-beta with null-move pruning (R = 3)"),
     ("qs", "alpha-beta with quiescence search"),
     ("pvs+nmp+qs", "all three techniques together"),
-    (
-        "engine",
-        "the playing engine: pvs+nmp+qs+order with a transposition table, check extension, late move reductions, \
-         futility, reverse futility and razoring, verified null move, aspiration windows and the game's rules",
-    ),
+    ("engine", "the playing engine: pvs+nmp+qs+order and every addition of the parts marked \"in the engine\""),
 ];
 
 /// A variant string that names nothing we have, or asks for something contradictory.

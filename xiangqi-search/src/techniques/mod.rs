@@ -21,6 +21,7 @@
 //! | aspiration windows | `aspiration.rs` | root: each iteration's window (`searcher.rs`) | each iteration starts in a window around the last score | Stockfish |
 //! | quiescence pruning | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
 //! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
+//! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
 //!
 //! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
 //! at its hook.
