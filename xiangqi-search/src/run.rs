@@ -6,6 +6,8 @@ use crate::config::{FormKind, VariantConfig};
 use crate::game::{Evaluator, FastPaths};
 use crate::limits::Limits;
 use crate::memory::SearchMemory;
+use crate::movepick;
+use crate::policy::{child, null_move, quiescence};
 use crate::policy::{
     Additions, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, EngineAdditions,
     NegamaxAbSoftForm, NoAdditions, NullMove, Observer, OrderPolicy, Ordered, PrincipalVariation, Quiescence, Silent,
@@ -14,8 +16,8 @@ use crate::policy::{
 use crate::registry::Group;
 use crate::searcher::Searcher;
 use crate::stats::SearchResult;
-use crate::techniques::verified_null::ChosenNull;
-use crate::techniques::{self, TECHNIQUES};
+use crate::techniques::verified_null::{self, ChosenNull};
+use crate::techniques::TECHNIQUES;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -99,12 +101,12 @@ impl VariantConfig {
                 run_variant::<G, E, W, $v>(game, eval, config, limits, setup, on_iteration)
             };
         }
-        let has = |name: &str| techniques::find(name).is_some_and(|t| config.has(t.id));
         let any_addition = TECHNIQUES.iter().any(|t| t.group == Group::Addition && config.has(t.id));
         // The presets that play get compositions of fixed policies (a technique that is off costs nothing); every
         // other variant runs on one composition of dynamic policies, which visits the same nodes.
-        let pvs_nmp_qs_order = has("pvs") && has("nmp") && has("qs") && has("order");
-        if config.is_engine() && pvs_nmp_qs_order && has("verified") {
+        let pvs_nmp_qs_order =
+            [child::ID, null_move::ID, quiescence::ID, movepick::ID].into_iter().all(|id| config.has(id));
+        if config.is_engine() && pvs_nmp_qs_order && config.has(verified_null::ID) {
             go!(crate::Engine)
         } else if config.is_engine() || any_addition {
             go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<ChosenNull>, DynamicChild, DynamicOrder, EngineAdditions>)
