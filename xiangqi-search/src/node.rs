@@ -8,7 +8,7 @@ use crate::policy::{
 };
 use crate::searcher::Searcher;
 use crate::techniques::check_extension::{self, CheckExtension};
-use crate::techniques::futility::{self, Futility, LateMovePruning};
+use crate::techniques::futility::{self, SkipRule};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 use crate::techniques::mate_distance::MateDistance;
 use crate::techniques::razoring::{self, Razoring};
@@ -245,27 +245,20 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         Ok(static_eval)
     }
 
-    /// What the node's moves may skip: futility's bound when it applies, and late move pruning's move count.
+    /// What the node's moves may skip (futility and late move pruning), when the variant has them.
     #[inline(always)]
     fn skip_rule(&self, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
-        let pruning = V::Additions::ENABLED && self.config.has(futility::ID) && !pv_node && !in_check;
-        let futility =
-            (pruning && Futility::applies(depth, static_eval, alpha)).then(|| Futility::bound(depth, static_eval));
-        let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
-        SkipRule { futility, late_limit }
+        let on = V::Additions::ENABLED && self.config.has(futility::ID);
+        SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval)
     }
 
-    /// `Some(bound)` when the `index`-th move `m` is skipped without being made (a quiet move that gives no check:
-    /// futility's bound, or `-INFINITY` for late move pruning).
+    /// `Some(bound)` when the `index`-th move `m` is skipped without being made (see [`SkipRule::skips`]).
     #[inline(always)]
     fn skip_hook(&mut self, rule: &SkipRule, m: G::Move, index: usize, quiet: bool, best: Score) -> Option<Score> {
-        let late = index >= rule.late_limit && best > -MATE_BOUND;
-        if ((rule.futility.is_some() && index > 0) || late) && quiet && !self.game.gives_check(m) {
-            // Pruned without being made: observers see the move announced and never entered.
-            self.stats.bump(futility::PRUNES);
-            return Some(rule.futility.unwrap_or(-INFINITY));
-        }
-        None
+        let bound = rule.skips(index, quiet, best, || self.game.gives_check(m))?;
+        // Pruned without being made: observers see the move announced and never entered.
+        self.stats.bump(futility::PRUNES);
+        Some(bound)
     }
 
     /// After the move is made: notes whether it gives check, and the late move reduction it is searched with.
@@ -371,12 +364,4 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let own = self.store_hook(key, depth, ply, sign * best, own_alpha, own_beta, best_move, -INFINITY);
         sign * self.leave(ply, own, exit)
     }
-}
-
-/// What a node's moves may skip (see the negamax node's skip hook).
-struct SkipRule {
-    /// Futility's bound for the node's quiet moves, when futility applies.
-    futility: Option<Score>,
-    /// Late move pruning: quiet moves from this index on are skipped.
-    late_limit: usize,
 }

@@ -25,7 +25,8 @@ pub const EXTENSIONS: Counter =
 
 /// A node whose side to move is in check is searched one ply deeper, so that a check cannot push a threat over the
 /// horizon; only in the first half of the ply range, so that perpetual checks cannot extend without end.
-/// Source: Stockfish and Pikafish (xiangqi's many checks make it matter more than in chess).
+/// Hook: the negamax node's extend hook, before the horizon test. Source: Stockfish and Pikafish (xiangqi's many
+/// checks make it matter more than in chess).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CheckExtension;
 

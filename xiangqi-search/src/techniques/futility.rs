@@ -1,6 +1,6 @@
 //! Futility pruning and late move pruning: quiet moves skipped without being made.
 
-use crate::game::Score;
+use crate::game::{Score, INFINITY, MATE_BOUND};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -25,8 +25,9 @@ pub const PRUNES: Counter =
 
 /// Futility pruning: at a zero-window node near the horizon whose static evaluation plus a margin cannot reach
 /// alpha, quiet moves that give no check are skipped after the first (the node's value is raised to the bound they
-/// could reach). Conditions: not a PV node, not in check, depth below [`Futility::MARGIN`]'s length. Source:
-/// Heinz, "Extended futility pruning" (1998); Stockfish.
+/// could reach). Conditions: not a PV node, not in check, depth below [`Futility::MARGIN`]'s length. Hook: the
+/// negamax node's skip hook, before each move is made ([`SkipRule`]). Source: Heinz, "Extended futility pruning"
+/// (1998); Stockfish.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Futility;
 
@@ -66,5 +67,40 @@ impl LateMovePruning {
         } else {
             usize::MAX
         }
+    }
+}
+
+/// What a node's moves may skip without being made: futility's bound when it applies, and late move pruning's
+/// move count. Built once per node, asked for each move (the negamax node's skip hook).
+#[derive(Debug, Clone, Copy)]
+pub struct SkipRule {
+    /// Futility's bound for the node's quiet moves, when futility applies.
+    futility: Option<Score>,
+    /// Late move pruning: quiet moves from this index on are skipped.
+    late_limit: usize,
+}
+
+impl SkipRule {
+    /// The rule of a node with `depth` plies left, window bound `alpha` and `static_eval`: nothing is skipped when
+    /// the technique is off (`on`), at a PV node or in check.
+    #[inline(always)]
+    pub fn new(on: bool, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
+        let pruning = on && !pv_node && !in_check;
+        let futility =
+            (pruning && Futility::applies(depth, static_eval, alpha)).then(|| Futility::bound(depth, static_eval));
+        let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
+        SkipRule { futility, late_limit }
+    }
+
+    /// `Some(bound)` when the `index`-th move is skipped: a quiet move that gives no check (`gives_check` is asked
+    /// last, as it costs an attack test), after the first move by futility (the bound it stands for) or late in
+    /// the order once a move has been searched (`best` above a mate, `-INFINITY`).
+    #[inline(always)]
+    pub fn skips(&self, index: usize, quiet: bool, best: Score, gives_check: impl FnOnce() -> bool) -> Option<Score> {
+        let late = index >= self.late_limit && best > -MATE_BOUND;
+        if ((self.futility.is_some() && index > 0) || late) && quiet && !gives_check() {
+            return Some(self.futility.unwrap_or(-INFINITY));
+        }
+        None
     }
 }

@@ -24,7 +24,8 @@ pub const PRUNES: Counter = Counter::new(ID, 0, "razor_prunes", "nodes cut by ra
 
 /// Razoring: a zero-window node within [`Razoring::MAX_DEPTH`] plies of the horizon whose static evaluation is
 /// far below alpha is searched by quiescence alone with the window `[alpha, alpha + 1]`; if that fails low too, the
-/// node returns it. Conditions as for reverse futility. Source: Birmingham and Kent (1977); Stockfish.
+/// node returns it. Conditions as for reverse futility. Hook: the negamax node's prune hook, after reverse
+/// futility. Source: Birmingham and Kent (1977); Stockfish.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Razoring;
 

@@ -25,7 +25,8 @@ pub const PRUNES: Counter = Counter::new(ID, 0, "reverse_futility_prunes", "node
 /// Reverse futility pruning (the "static null move"): a zero-window node near the horizon whose static evaluation
 /// beats beta by a margin that grows with depth returns the evaluation without searching a move. Conditions: not
 /// a PV node, not the root, not in check, beta not a mate score, depth at most [`ReverseFutility::MAX_DEPTH`].
-/// Source: Heinz's static null move; Stockfish's "futility pruning: child node".
+/// Hook: the negamax node's prune hook, before the moves (first of the node pruning). Source: Heinz's static null
+/// move; Stockfish's "futility pruning: child node".
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ReverseFutility;
 

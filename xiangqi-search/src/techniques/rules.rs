@@ -29,7 +29,8 @@ pub const CUTOFFS: Counter = Counter::new(
 
 /// Asks the game's judge at every node after the root ([`crate::GameTree::rules`]): a decided node returns its score,
 /// and a repetition that is at least (at most) a draw for the side to move raises alpha to -1 (lowers beta to 1).
-/// Source: the Asian (AXF/WXF) rules, as `xiangqi_core::rules` writes them.
+/// Hook: the negamax node's rules hook, first of all. Source: the Asian (AXF/WXF) rules, as `xiangqi_core::rules`
+/// writes them.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GameRules;
 

@@ -31,7 +31,9 @@ pub const CUTOFFS: Counter = Counter::new(ID, 1, "tt_cutoffs", "table hits that 
 ///
 /// Conditions of a cutoff: not a PV node, not the root, the entry searched at least as deep, and its bound on the
 /// right side of the window (an exact score, a lower bound at or above beta, an upper bound at or below alpha).
-/// Source: Greenblatt's hash table (1967), as Stockfish uses it.
+/// Hooks: the probe hook of both nodes (negamax and two-sided) before the moves, the store hook after them (and a
+/// prefetch of each child's entry before its move is made). Source: Greenblatt's hash table (1967), as Stockfish
+/// uses it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Table;
 
