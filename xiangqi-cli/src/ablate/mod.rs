@@ -14,12 +14,17 @@
 //!   a cleared table of `--hash` MB for each position, exactly as `xiangqi bench --variant V` (so the counts
 //!   reproduce exactly);
 //! - Elo: games between the two from the match's openings, each with both colours (game pair `k` starts from
-//!   opening `k % 12` of the built-in set followed by `--random-plies` quiet moves chosen by `k`: engines at a fixed
-//!   node count are deterministic, so without them each opening and colour would be one game repeated), at `--nodes N` or
-//!   `--movetime MS` a move, played by the match runner of `xiangqi-match` with this binary as both
-//!   engines (`option.Variant=...`), `--concurrency` games at a time. The Elo is the technique's worth: the side
-//!   with it over the side without it, from colour-reversed pairs (pentanomial), with its 95% error bar; an SPRT
-//!   (`--sprt elo0=.. elo1=..`) tests that same figure and stops the pairing when it decides.
+//!   opening `k % 12` of the built-in set followed by `--random-plies` quiet moves chosen by `k`, as
+//!   `xiangqi_match::openings::for_pair` gives them: engines at a fixed node count are deterministic, so without them
+//!   each opening and colour would be one game repeated), at `--nodes N` or `--movetime MS` a move, played by the
+//!   match runner of `xiangqi-match` with this binary as both engines (`option.Variant=...`), `--concurrency` games
+//!   at a time. The Elo is the technique's worth: the side with it over the side without it, from colour-reversed
+//!   pairs (pentanomial), with its 95% error bar; an SPRT (`--sprt elo0=.. elo1=..`) tests that same figure and
+//!   stops the pairing when it decides.
+//!
+//! The modules follow the run: [`plan`] checks the flags and makes the pairings, [`results`] reads and appends the
+//! results file, [`games`] plays a batch, [`nodes`] searches the bench positions, [`report`] prints the table or
+//! the JSON, and [`chart`] draws the SVG.
 //!
 //! Games are played in batches of `--batch` (even: whole pairs), one batch of each pairing in turn, so every
 //! pairing's figures grow together. After each batch a line is appended to the `--out` file (JSON lines): the two
