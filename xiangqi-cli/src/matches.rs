@@ -30,7 +30,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use xiangqi_match::elo::{self, Sprt, SprtState};
 use xiangqi_match::{DrawAdjudication, EngineConfig, EngineProcess, MatchSettings, NoBestMove};
-use xiangqi_match::{ResignAdjudication, Summary, TimeControl};
+use xiangqi_match::{ResignAdjudication, SprtDecision, Standing, Summary, TimeControl};
 
 /// The opening sets, where `datagen` finds the built-in one (`xiangqi_match::openings`).
 pub(crate) use xiangqi_match::openings;
@@ -307,8 +307,8 @@ fn status_line(s: &Summary, settings: &MatchSettings) -> String {
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, s.sprt) {
         let (lo, hi) = sprt.bounds();
         line.push_str(&format!(", LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-        if let Some((_, _, state)) = s.sprt_decision {
-            line.push_str(&format!(" {state} accepted"));
+        if let Some(decision) = s.sprt_decision {
+            line.push_str(&format!(" {} accepted", decision.state));
         }
     }
     line
@@ -341,8 +341,8 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
         "reasons": reason_counts(s),
         "draw_claims": s.draw_claims,
         "restarts": s.restarts,
-        "table": settings.engines.iter().zip(&s.table).map(|(e, (points, games))| {
-            serde_json::json!({"name": e.name, "points": points, "games": games})
+        "table": settings.engines.iter().zip(&s.table).map(|(e, t)| {
+            serde_json::json!({"name": e.name, "points": t.points, "games": t.games})
         }).collect::<Vec<_>>(),
     });
     if let (Some(sprt), Some((llr, state))) = (settings.sprt, s.sprt) {
@@ -351,8 +351,8 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
         obj["sprt"] = serde_json::json!({
             "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
             "llr": finite(llr), "llr_trinomial": finite(s.first.llr(sprt.elo0, sprt.elo1)), "lower_bound": lo,
-            "upper_bound": hi, "result": decision.map_or(state, |d| d.2).to_string(),
-            "decided_at_games": decision.map(|d| d.0), "decided_llr": decision.map(|d| finite(d.1)),
+            "upper_bound": hi, "result": decision.map_or(state, |d| d.state).to_string(),
+            "decided_at_games": decision.map(|d| d.games), "decided_llr": decision.map(|d| finite(d.llr)),
         });
     }
     obj
@@ -398,20 +398,18 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         return Ok(());
     }
     writeln!(out, "Time control: {} (the match took {} s)", settings.tc.describe(), start.elapsed().as_secs())?;
-    let mut rows: Vec<(usize, f64, u64)> =
-        summary.table.iter().enumerate().map(|(i, &(points, games))| (i, points, games)).collect();
-    rows.sort_by(|a, b| (b.1 / b.2.max(1) as f64).total_cmp(&(a.1 / a.2.max(1) as f64)));
+    let mut rows: Vec<(usize, &Standing)> = summary.table.iter().enumerate().collect();
+    rows.sort_by(|a, b| b.1.score().total_cmp(&a.1.score()));
     writeln!(out, "{:<4} {:<32} {:>8} {:>6} {:>7}", "rank", "engine", "points", "games", "score")?;
-    for (rank, (i, points, games)) in rows.iter().enumerate() {
-        let score = if *games > 0 { points / *games as f64 } else { 0.0 };
+    for (rank, (i, t)) in rows.iter().enumerate() {
         writeln!(
             out,
             "{:<4} {:<32} {:>8.1} {:>6} {:>6.1}%",
             rank + 1,
             settings.engines[*i].name,
-            points,
-            games,
-            score * 100.0
+            t.points,
+            t.games,
+            t.score() * 100.0
         )?;
     }
     let t = &summary.first;
@@ -444,8 +442,10 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, summary.sprt) {
         let (lo, hi) = sprt.bounds();
         let verdict = match summary.sprt_decision {
-            Some((games, at, SprtState::AcceptH1)) => format!("H1 accepted after {games} games (LLR {at:.3})"),
-            Some((games, at, _)) => format!("H0 accepted after {games} games (LLR {at:.3})"),
+            Some(SprtDecision { games, llr: at, state: SprtState::AcceptH1 }) => {
+                format!("H1 accepted after {games} games (LLR {at:.3})")
+            }
+            Some(SprtDecision { games, llr: at, .. }) => format!("H0 accepted after {games} games (LLR {at:.3})"),
             None => "no decision".to_owned(),
         };
         writeln!(

@@ -73,4 +73,5 @@ pub use elo::{Pentanomial, Sprt, SprtState, Trinomial};
 pub use engine::{BestMove, EngineConfig, EngineProcess, ProcessError, Protocol};
 pub use game::{PlayedGame, Termination};
 pub use openings::Opening;
-pub use runner::{run, DrawAdjudication, MatchSettings, NoBestMove, ResignAdjudication, Summary, TimeControl};
+pub use runner::{run, DrawAdjudication, MatchSettings, NoBestMove, ResignAdjudication, SprtDecision, Standing};
+pub use runner::{Summary, TimeControl};

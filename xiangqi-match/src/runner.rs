@@ -226,6 +226,37 @@ struct Finished {
     restarts: usize,
 }
 
+/// One engine's line of the match table.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Standing {
+    /// Points: 1 a win, ½ a draw.
+    pub points: f64,
+    /// Games played.
+    pub games: u64,
+}
+
+impl Standing {
+    /// Points per game (0 with no game).
+    pub fn score(&self) -> f64 {
+        if self.games > 0 {
+            self.points / self.games as f64
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The moment an SPRT first crossed one of its bounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtDecision {
+    /// The first engine's games counted then.
+    pub games: u64,
+    /// The LLR then.
+    pub llr: f64,
+    /// The hypothesis accepted ([`SprtState::AcceptH0`] or [`SprtState::AcceptH1`]).
+    pub state: SprtState,
+}
+
 /// The totals of a match, from the first engine's side.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
@@ -233,8 +264,8 @@ pub struct Summary {
     pub first: Trinomial,
     /// The first engine's colour-reversed pairs.
     pub pairs: Pentanomial,
-    /// Every engine's points and games.
-    pub table: Vec<(f64, u64)>,
+    /// Every engine's points and games, in the order of [`MatchSettings::engines`].
+    pub table: Vec<Standing>,
     /// Games by the way they ended.
     pub reasons: BTreeMap<Termination, u64>,
     /// Games in which an engine claimed a draw with `nobestmove` (however [`MatchSettings::nobestmove`] counted
@@ -244,9 +275,9 @@ pub struct Summary {
     pub restarts: usize,
     /// The SPRT's last LLR and what it says.
     pub sprt: Option<(f64, SprtState)>,
-    /// When the SPRT first crossed a bound: the games counted then, the LLR, the decision. Games already under way
-    /// finish and are counted after it, so the final LLR may move back inside the bounds; the decision stands.
-    pub sprt_decision: Option<(u64, f64, SprtState)>,
+    /// When the SPRT first crossed a bound. Games already under way finish and are counted after it, so the final
+    /// LLR may move back inside the bounds; the decision stands.
+    pub sprt_decision: Option<SprtDecision>,
 }
 
 /// Plays the match, calling `on_game` with each finished game and the totals so far (in the order games finish).
@@ -258,7 +289,7 @@ pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summa
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let n = settings.engines.len();
-    let mut summary = Summary { table: vec![(0.0, 0); n], ..Summary::default() };
+    let mut summary = Summary { table: vec![Standing::default(); n], ..Summary::default() };
     let mut pending: HashMap<usize, f64> = HashMap::new();
     let (tx, rx) = channel::<Finished>();
     std::thread::scope(|scope| {
@@ -293,10 +324,10 @@ pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summa
                 Some(Color::Black) => 0.0,
                 None => 0.5,
             };
-            summary.table[f.job.red].0 += red_points;
-            summary.table[f.job.black].0 += 1.0 - red_points;
-            summary.table[f.job.red].1 += 1;
-            summary.table[f.job.black].1 += 1;
+            summary.table[f.job.red].points += red_points;
+            summary.table[f.job.black].points += 1.0 - red_points;
+            summary.table[f.job.red].games += 1;
+            summary.table[f.job.black].games += 1;
             *summary.reasons.entry(f.record.termination).or_default() += 1;
             summary.draw_claims += u64::from(f.record.termination == Termination::DrawClaim);
             summary.restarts += f.restarts;
@@ -322,7 +353,7 @@ pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summa
                 let state = sprt.state(llr);
                 summary.sprt = Some((llr, state));
                 if state != SprtState::Continue && summary.sprt_decision.is_none() {
-                    summary.sprt_decision = Some((summary.first.games(), llr, state));
+                    summary.sprt_decision = Some(SprtDecision { games: summary.first.games(), llr, state });
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -549,6 +580,25 @@ mod tests {
         let three: Vec<(usize, usize, usize)> =
             (0..8).map(|i| job(i, 3, 2)).map(|j| (j.red, j.black, j.opening)).collect();
         assert_eq!(three, [(0, 1, 0), (1, 0, 0), (0, 2, 0), (2, 0, 0), (1, 2, 0), (2, 1, 0), (0, 1, 1), (1, 0, 1)]);
+    }
+
+    #[test]
+    fn standings_score_per_game() {
+        assert_eq!(Standing { points: 7.5, games: 10 }.score(), 0.75);
+        assert_eq!(Standing::default().score(), 0.0);
+    }
+
+    #[test]
+    fn the_default_settings_play_every_opening_with_both_colours_for_every_pairing() {
+        let words = |w: &str| w.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        let engines: Vec<EngineConfig> =
+            ["cmd=a", "cmd=b", "cmd=c"].iter().map(|w| EngineConfig::parse(&words(w)).unwrap()).collect();
+        let s = MatchSettings::new(engines, TimeControl::Nodes(1000));
+        assert_eq!(s.games, 2 * crate::openings::BUILTIN.len() * 3);
+        assert_eq!((s.concurrency, s.nobestmove, s.sprt), (1, NoBestMove::Draw, None));
+        assert_eq!("forfeit".parse::<NoBestMove>(), Ok(NoBestMove::Forfeit));
+        assert_eq!(NoBestMove::Forfeit.to_string(), "forfeit");
+        assert!("lose".parse::<NoBestMove>().is_err());
     }
 
     #[test]
