@@ -124,14 +124,16 @@ impl GameRecord {
     /// use xiangqi_core::rules::{JudgeOptions, Reason};
     /// use xiangqi_core::Color;
     ///
-    /// // Two chariots: one holds rank 8, the other mates on rank 9; the move recorded after the mate is not played.
-    /// let pgn = "[FEN \"4k4/8R/9/9/9/9/9/9/R8/3K5 w - - 0 1\"]\n\n1. a1a9 e9e8 1-0\n";
+    /// // A chariot checks from a9 and a8 in turn: a perpetual check, judged at ply 9, when a position occurs for
+    /// // the third time; the three moves recorded after it are not played.
+    /// let pgn = "[FEN \"3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\"]\n\n1. a0a9 d9d8 2. a9a8 d8d9 3. a8a9 d9d8 \
+    ///            4. a9a8 d8d9 5. a8a9 d9d8 6. a9a8 d8d9 *\n";
     /// let file = read_pgn(pgn.as_bytes(), &ReadOptions::default());
     /// let record = file.games[0].as_ref().unwrap();
     /// let replay = record.judge(JudgeOptions::default()).unwrap();
     /// let result = replay.game.result().unwrap();
-    /// assert_eq!((result.winner, result.reason), (Some(Color::Red), Reason::Checkmate));
-    /// assert_eq!((replay.game.plies(), replay.unplayed), (1, 1));
+    /// assert_eq!((result.winner, result.reason), (Some(Color::Black), Reason::PerpetualCheck));
+    /// assert_eq!((replay.game.plies(), replay.unplayed), (9, 3));
     /// ```
     pub fn judge(&self, options: JudgeOptions) -> Result<Replay, PlayError> {
         Game::replay(&self.start, self.moves.iter().map(|m| m.mv), options)
