@@ -114,7 +114,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // What `Cli::parse` does, keeping the matches: the name of the command run, for a usage error found later.
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut Cli::command()).exit());
     let result = match cli.command {
         Some(Command::Perft { fen, depth, threads, divide, no_bulk, json }) => {
             perft(&fen, depth, threads as usize, divide, !no_bulk, json)
