@@ -175,23 +175,20 @@ fn run_game_file(args: &GameArgs, path: &Path) -> CmdResult {
     let total = loaded.games.len();
     for (i, g) in loaded.games.iter().enumerate() {
         let number = i + 1;
-        let record = match g {
-            Ok(r) => r,
-            Err(e) => {
-                bad += 1;
-                if args.json {
-                    writeln!(out, "{}", json!({ "game": number, "error": e.to_string() }))?;
-                } else {
-                    writeln!(out, "game {number}: error: {e}")?;
-                }
-                continue;
-            }
-        };
-        let Replay { game, unplayed } = match record.judge(options) {
+        // A game that cannot be read, or (what the readers let through) replayed, is reported in its place.
+        let judged = g
+            .as_ref()
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.judge(options).map(|v| (r, v)).map_err(|e| e.to_string()));
+        let (record, Replay { game, unplayed }) = match judged {
             Ok(v) => v,
             Err(e) => {
                 bad += 1;
-                writeln!(out, "game {number}: error: {e}")?;
+                if args.json {
+                    writeln!(out, "{}", json!({ "game": number, "error": e }))?;
+                } else {
+                    writeln!(out, "game {number}: error: {e}")?;
+                }
                 continue;
             }
         };
