@@ -123,9 +123,14 @@ impl EngineConfig {
 /// Why talking to an engine failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProcessError {
-    /// The program could not be started: the program and the system's reason.
-    #[error("cannot start: {0}")]
-    Spawn(String),
+    /// The program could not be started.
+    #[error("cannot start: {program}: {reason}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The system's reason.
+        reason: String,
+    },
     /// No answer in time.
     #[error("no answer in time")]
     Timeout,
@@ -135,19 +140,27 @@ pub enum ProcessError {
     /// The output closed while the process still ran, or its input is closed.
     #[error("closed its output")]
     Disconnect,
-    /// An answer that breaks the protocol, or options the engine does not declare or rejects.
-    #[error("{0}")]
-    Protocol(String),
+    /// An option to set that the engine did not declare in its handshake.
+    #[error("unknown option {name:?} (the engine declares: {})", declared.join(", "))]
+    UnknownOption {
+        /// The option.
+        name: String,
+        /// The options the engine declared.
+        declared: Vec<String>,
+    },
+    /// The engine answered the options set with errors (lines `info string error...` or `No such option...`).
+    #[error("rejected its options: {}", .0.join("; "))]
+    RejectedOptions(Vec<String>),
 }
 
 impl ProcessError {
     /// How a game the engine loses by this error ends, as recorded.
     pub fn termination(&self) -> Termination {
         match self {
-            ProcessError::Spawn(_) | ProcessError::Crash(_) => Termination::Crash,
+            ProcessError::Spawn { .. } | ProcessError::Crash(_) => Termination::Crash,
             ProcessError::Timeout => Termination::Timeout,
             ProcessError::Disconnect => Termination::Disconnect,
-            ProcessError::Protocol(_) => Termination::IllegalMove,
+            ProcessError::UnknownOption { .. } | ProcessError::RejectedOptions(_) => Termination::IllegalMove,
         }
     }
 }
@@ -192,7 +205,9 @@ impl EngineProcess {
         if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn().map_err(|e| ProcessError::Spawn(format!("{}: {e}", config.program)))?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| ProcessError::Spawn { program: config.program.clone(), reason: e.to_string() })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = channel();
@@ -241,10 +256,7 @@ impl EngineProcess {
         }
         for (name, value) in &config.options {
             if !engine.declares(name) {
-                return Err(ProcessError::Protocol(format!(
-                    "unknown option {name:?} (the engine declares: {})",
-                    engine.declared.join(", ")
-                )));
+                return Err(ProcessError::UnknownOption { name: name.clone(), declared: engine.declared.clone() });
             }
             match config.protocol {
                 Protocol::Uci => engine.send(&format!("setoption name {name} value {value}"))?,
@@ -266,7 +278,7 @@ impl EngineProcess {
             }
         }
         if !rejected.is_empty() {
-            return Err(ProcessError::Protocol(format!("rejected its options: {}", rejected.join("; "))));
+            return Err(ProcessError::RejectedOptions(rejected));
         }
         Ok(engine)
     }
@@ -452,6 +464,20 @@ mod tests {
             EngineConfig::parse(&words("cmd=x option.=1")),
             Err(EngineConfigError::UnknownKey("option.".to_owned()))
         );
+    }
+
+    #[test]
+    fn process_errors_say_what_went_wrong() {
+        let e = ProcessError::UnknownOption { name: "Hash".into(), declared: vec!["Threads".into(), "MultiPV".into()] };
+        assert_eq!(e.to_string(), "unknown option \"Hash\" (the engine declares: Threads, MultiPV)");
+        let e = ProcessError::RejectedOptions(vec!["info string error: a".into(), "No such option: b".into()]);
+        assert_eq!(e.to_string(), "rejected its options: info string error: a; No such option: b");
+        assert_eq!(e.termination(), Termination::IllegalMove);
+        let config = EngineConfig::parse(&words("cmd=/nonexistent/engine")).unwrap();
+        let e = EngineProcess::start(&config, Duration::from_secs(5)).err().unwrap();
+        assert!(matches!(&e, ProcessError::Spawn { program, .. } if program == "/nonexistent/engine"), "{e}");
+        assert!(e.to_string().starts_with("cannot start: /nonexistent/engine: "), "{e}");
+        assert_eq!(e.termination(), Termination::Crash);
     }
 
     #[test]
