@@ -66,10 +66,12 @@
 pub mod bench;
 mod engine;
 mod game;
+mod handle;
 mod limits;
 mod memory;
 pub mod movepick;
 mod node;
+pub mod options;
 pub mod policy;
 pub mod record;
 mod searcher;
@@ -86,6 +88,7 @@ pub use game::{
     mated_in, Evaluator, FastPaths, GameTree, GenType, MoveBuf, Rule, Score, SimpleGame, INFINITY, MATE, MATE_BOUND,
     MAX_PLY,
 };
+pub use handle::{GoMode, Info, Listener, SearchHandle};
 pub use limits::{Clock, Limits, SearchOptions, Signals};
 pub use memory::SearchMemory;
 pub use policy::{
@@ -101,6 +104,7 @@ pub use stats::{Line, SearchResult, Stats};
 pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};
+pub use xiangqi_core::evaluation::EvalSource;
 
 /// Two-sided minimax.
 pub type Minimax = Compose<MinimaxForm>;
