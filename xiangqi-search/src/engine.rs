@@ -155,6 +155,12 @@ where
         self.memory.clear();
     }
 
+    /// Forgets what earlier searches learnt about move ordering, keeping the table: the next search orders its
+    /// moves as a first search does (an analysis of unrelated positions, self-play that reproduces its games).
+    pub fn forget_ordering(&mut self) {
+        self.memory.clear();
+    }
+
     /// Plays `spec` instead (e.g. `"engine+no-lmr".parse()`, or a textbook variant).
     pub fn set_variant(&mut self, spec: VariantSpec) {
         self.settings.variant = spec.to_string();
