@@ -72,6 +72,13 @@ pub(crate) struct Control {
 }
 
 impl Control {
+    /// Stops the search and releases a held result.
+    fn stop(&self) {
+        self.released.store(true, Ordering::Release);
+        self.signals.stop.store(true, Ordering::Relaxed);
+        self.signals.ponder.store(false, Ordering::Release);
+    }
+
     /// Waits while the result is to be held (`go infinite`, or pondering not yet hit), then marks the search done.
     pub(crate) fn hold_then_finish(&self, mode: GoMode) {
         while (mode.infinite || mode.ponder)
@@ -81,6 +88,23 @@ impl Control {
             std::thread::sleep(Duration::from_millis(2));
         }
         self.done.store(true, Ordering::Release);
+    }
+}
+
+/// Stops a running search, or passes it `ponderhit`, from any thread: a part of its [`SearchHandle`] that can be
+/// cloned and shared (`Send` and `Sync`).
+#[derive(Debug, Clone)]
+pub struct Stopper(Arc<Control>);
+
+impl Stopper {
+    /// [`SearchHandle::stop`].
+    pub fn stop(&self) {
+        self.0.stop();
+    }
+
+    /// [`SearchHandle::ponderhit`].
+    pub fn ponderhit(&self) {
+        self.0.signals.ponder.store(false, Ordering::Release);
     }
 }
 
@@ -101,15 +125,18 @@ impl<M> SearchHandle<M> {
     /// Stops the search as soon as possible (and releases a held result); the result is that of the last completed
     /// iteration. Returns at once: [`SearchHandle::wait`] gives the result.
     pub fn stop(&self) {
-        self.control.released.store(true, Ordering::Release);
-        self.control.signals.stop.store(true, Ordering::Relaxed);
-        self.control.signals.ponder.store(false, Ordering::Release);
+        self.control.stop();
     }
 
     /// The opponent played the pondered move: time limits count from now on (from the search's start), and the
     /// result is no longer held.
     pub fn ponderhit(&self) {
         self.control.signals.ponder.store(false, Ordering::Release);
+    }
+
+    /// A [`Stopper`] of this search, for another thread or task.
+    pub fn stopper(&self) -> Stopper {
+        Stopper(self.control.clone())
     }
 
     /// Whether the result is ready ([`SearchHandle::wait`] will not block, but for the moment the thread takes to
