@@ -134,9 +134,16 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
     })
 }
 
-/// Runs `spec` on `pos` with the evaluator `eval`.
-pub fn run_search(eval: &EvalChoice, spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
-    spec.run(pos.clone(), eval.for_search(pos), limits)
+/// Runs `spec` on `pos` on `engine` as a fresh engine would (a cleared table and ordering memory).
+pub fn run_search(
+    engine: &mut SearchEngine<EvalChoice>,
+    spec: &VariantSpec,
+    pos: &Position,
+    limits: &Limits,
+) -> SearchResult<Move> {
+    engine.set_variant(*spec);
+    engine.new_game();
+    engine.search(pos, limits)
 }
 
 /// Runs the `search` command.
@@ -237,7 +244,8 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
         }
     }
     let limits = Limits::depth(args.depth);
-    let eval = args.eval.choice()?;
+    let mut engine = SearchEngine::new(args.eval.choice()?)?;
+    let eval = &mut engine;
     // With --plot, every depth up to --depth: (depth, nodes) per variant, the last search being the table's.
     let mut curves: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
     let results: Vec<(String, VariantSpec, SearchResult<Move>)> = specs
@@ -246,14 +254,14 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             if args.plot.is_some() {
                 let mut points = Vec::new();
                 for d in 1..args.depth {
-                    points.push((d, run_search(&eval, &s, &pos, &Limits::depth(d)).stats.nodes()));
+                    points.push((d, run_search(eval, &s, &pos, &Limits::depth(d)).stats.nodes()));
                 }
-                let r = run_search(&eval, &s, &pos, &limits);
+                let r = run_search(eval, &s, &pos, &limits);
                 points.push((args.depth, r.stats.nodes()));
                 curves.push((n.clone(), points));
                 (n, s, r)
             } else {
-                (n, s, run_search(&eval, &s, &pos, &limits))
+                (n, s, run_search(eval, &s, &pos, &limits))
             }
         })
         .collect();
