@@ -8,7 +8,7 @@ use std::io::Write;
 use std::time::Duration;
 use xiangqi_core::{Move, Position, START_FEN};
 use xiangqi_eval::EvalChoice;
-use xiangqi_search::options::{HASH, THREADS};
+use xiangqi_search::options::{HASH, MULTIPV, THREADS};
 use xiangqi_search::{Limits, Score, SearchEngine, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
 
 /// Arguments of `xiangqi search`.
@@ -37,6 +37,9 @@ pub struct SearchArgs {
     /// Search threads (Lazy SMP; one thread is reproducible).
     #[arg(long, default_value_t = option_default(THREADS), value_parser = option_range::<u64>(THREADS), allow_hyphen_values = true)]
     pub threads: u64,
+    /// Principal variations to search and print (the engine's `MultiPV`).
+    #[arg(long, default_value_t = option_default(MULTIPV), value_parser = option_range::<u64>(MULTIPV), allow_hyphen_values = true)]
+    pub multipv: u64,
     /// List the presets and parts, then exit.
     #[arg(long)]
     pub list: bool,
@@ -134,6 +137,16 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
     })
 }
 
+/// The principal variations searched (`--multipv`), best first: score and moves.
+fn lines_json(r: &SearchResult<Move>) -> serde_json::Value {
+    let lines: Vec<serde_json::Value> = r
+        .lines
+        .iter()
+        .map(|l| json!({ "score": l.score, "pv": l.pv.iter().map(Move::to_string).collect::<Vec<_>>() }))
+        .collect();
+    lines.into()
+}
+
 /// Runs `spec` on `pos` on `engine` as a fresh engine would (a cleared table and ordering memory).
 pub fn run_search(
     engine: &mut SearchEngine<EvalChoice>,
@@ -168,6 +181,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     engine.set_variant(spec);
     engine.set_hash(args.hash as usize)?;
     engine.set_threads(args.threads as usize)?;
+    engine.set_multipv(args.multipv as usize);
     // Fault the table in before the clock starts, so that a large one does not slow the search down.
     engine.table().prefault();
     let r = engine.search(&pos, &limits);
@@ -179,7 +193,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
             "fen": pos.fen(), "variant": spec.to_string(), "variant_asked": args.variant, "eval": eval_text,
             "best_move": r.best_move.map(|m| m.to_string()),
             "score": r.score, "score_text": score_text(r.score), "pv": pv, "nodes": r.stats.nodes(),
-            "stats": stats_json(&r),
+            "lines": lines_json(&r), "stats": stats_json(&r),
         });
         writeln!(out, "{obj}")?;
         return Ok(());
@@ -194,6 +208,10 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     writeln!(out, "best move          {best}")?;
     writeln!(out, "score              {}", score_text(r.score))?;
     writeln!(out, "pv                 {}", pv.join(" "))?;
+    for (k, line) in r.lines.iter().enumerate().skip(1) {
+        let moves: Vec<String> = line.pv.iter().map(Move::to_string).collect();
+        writeln!(out, "line {:<13} {} {}", k + 1, score_text(line.score), moves.join(" "))?;
+    }
     writeln!(out, "depth              {} (seldepth {})", r.depth, s.seldepth)?;
     writeln!(
         out,

@@ -1,8 +1,13 @@
 //! The UCI protocol as Pikafish speaks it, so that GUIs which run Pikafish can run this engine; and UCCI as
 //! ElephantEye speaks it, for the GUIs and match runners of the UCCI world.
 //!
-//! The input loop never blocks on the search: `go` starts the search on its own thread, and `isready`, `stop`,
-//! `ponderhit` and `quit` are answered while it runs. Bad input (an illegal move or a bad FEN in `position`, an
+//! The loop is a front end of the library's engine ([`xiangqi_search::SearchEngine`]: threads, table, ordering
+//! memory, variant, evaluator and options) and keeps none of these of its own. It never blocks on the search: `go`
+//! starts the search through the engine's handle, whose listener prints `info` and `bestmove`
+//! ([`output`]), and `isready`, `stop`, `ponderhit` and `quit` are answered while it runs. The `option` lines and
+//! the checks of `setoption` come from the engine's option declarations ([`options`]); the loop is split by job:
+//! [`session`] (commands, position, the search's life), [`go`] (`go` and its limits), [`options`], [`output`]
+//! and [`ucci`]. Bad input (an illegal move or a bad FEN in `position`, an
 //! unknown command or option, a malformed `go`, a value out of range) gets `info string error: ...` and changes
 //! nothing. A line that is not UTF-8 (GBK text from a GUI on a Chinese system, a stray byte) is not the end of
 //! the input: it gets an error saying so, and its words are then read as usual, each run of bytes that are not
@@ -42,11 +47,11 @@
 //! - `quit` (or `bye`) is answered with `bye`.
 //! - `d` and `eval` as in UCI (they are this engine's, not the specification's).
 
-mod go;
-mod options;
-mod output;
-mod session;
-mod ucci;
+pub mod go;
+pub mod options;
+pub mod output;
+pub mod session;
+pub mod ucci;
 
 pub use go::{Go, GO_WORDS, MAX_GO_DEPTH, MAX_GO_MATE, MAX_UCI_PERFT};
 pub use options::{ucci_line, uci_line};

@@ -1,5 +1,5 @@
 //! What the engine says: [`Output`] (whole lines, shared by the input loop and the search's thread), scores as UCI
-//! prints them, the `info` lines of each iteration and the final `bestmove`, in UCI and in UCCI ([`Reporter`], the
+//! prints them, the `info` lines of each iteration and the final `bestmove`, in UCI and in UCCI (`Reporter`, the
 //! search's listener).
 
 use std::io::Write;

@@ -1,6 +1,6 @@
 //! The session: [`Uci`] reads commands, keeps the position and drives the engine's handle
 //! ([`xiangqi_search::SearchEngine::go`]); the search prints its own `info` and `bestmove` lines
-//! ([`super::output::Reporter`]) while the loop goes on reading.
+//! (its listener, `output::Reporter`) while the loop goes on reading.
 
 use super::go::{clip, Go};
 use super::output::{Output, Reporter};
