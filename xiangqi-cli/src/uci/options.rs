@@ -43,38 +43,33 @@ const UCCI_IGNORED: [&str; 15] = [
     "drawmoves",
 ];
 
-/// `option name <name> type ...`, as UCI's `uci` answer lists an option.
-pub fn uci_line(o: &OptionDecl) -> String {
-    let name = o.name;
-    match o.kind {
-        OptionKind::Check { default } => format!("option name {name} type check default {default}"),
+/// The words of an option's kind: its type, its default (` default ...`) and its range or choices (` min .. max ..`,
+/// ` var ..`), which UCI and UCCI print in different orders.
+fn kind_words(kind: OptionKind) -> (&'static str, String, String) {
+    match kind {
+        OptionKind::Check { default } => ("check", format!(" default {default}"), String::new()),
         OptionKind::Spin { default, min, max } => {
-            format!("option name {name} type spin default {default} min {min} max {max}")
+            ("spin", format!(" default {default}"), format!(" min {min} max {max}"))
         }
         OptionKind::Combo { default, choices } => {
-            let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
-            format!("option name {name} type combo default {default}{vars}")
+            ("combo", format!(" default {default}"), choices.iter().map(|c| format!(" var {c}")).collect())
         }
-        OptionKind::Text { default } => format!("option name {name} type string default {default}"),
-        OptionKind::Button => format!("option name {name} type button"),
+        OptionKind::Text { default } => ("string", format!(" default {default}"), String::new()),
+        OptionKind::Button => ("button", String::new(), String::new()),
     }
 }
 
-/// `option <name> type ...`, as UCCI's `ucci` answer lists an option (`None` when UCCI does not offer it).
+/// `option name <name> type ...`, as UCI's `uci` answer lists an option (the default before the range).
+pub fn uci_line(o: &OptionDecl) -> String {
+    let (kind, default, range) = kind_words(o.kind);
+    format!("option name {} type {kind}{default}{range}", o.name)
+}
+
+/// `option <name> type ...`, as UCCI's `ucci` answer lists an option (the range before the default; `None` when UCCI
+/// does not offer it).
 pub fn ucci_line(o: &OptionDecl) -> Option<String> {
-    let name = o.ucci?;
-    Some(match o.kind {
-        OptionKind::Check { default } => format!("option {name} type check default {default}"),
-        OptionKind::Spin { default, min, max } => {
-            format!("option {name} type spin min {min} max {max} default {default}")
-        }
-        OptionKind::Combo { default, choices } => {
-            let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
-            format!("option {name} type combo{vars} default {default}")
-        }
-        OptionKind::Text { default } => format!("option {name} type string default {default}"),
-        OptionKind::Button => format!("option {name} type button"),
-    })
+    let (kind, default, range) = kind_words(o.kind);
+    Some(format!("option {} type {kind}{range}{default}", o.ucci?))
 }
 
 impl Uci {
