@@ -71,9 +71,9 @@ impl<T: TryFrom<u64> + Clone + Send + Sync + 'static> TypedValueParser for Range
         let text = value.to_string_lossy();
         self.check(&text, &name)
             .and_then(|n| T::try_from(n).map_err(|_| format!("{name} must be at most {}", self.hi)))
+            // Formatted with the command, as clap's own usage errors are: the usage and the hint to `--help`.
             .map_err(|msg| {
-                clap::Error::raw(ErrorKind::ValueValidation, format!("invalid value '{text}' for --{flag}: {msg}\n"))
-                    .with_cmd(cmd)
+                cmd.clone().error(ErrorKind::ValueValidation, format!("invalid value '{text}' for --{flag}: {msg}"))
             })
     }
 }

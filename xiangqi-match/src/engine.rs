@@ -1,10 +1,11 @@
-//! Engines of a match: how one is described on the command line, and a running engine process spoken to in UCI
-//! or UCCI.
+//! Engines of a match: how one is described (as `key=value` words, the way cutechess and fastchess take them), and
+//! a running engine process spoken to in UCI or UCCI.
 //!
 //! A reader thread turns the engine's standard output into lines on a channel, so every wait has a deadline: an
 //! engine that hangs is a timeout, one whose output closes is a crash (it exited) or a disconnect (it closed its
 //! output but still runs). The process is killed when dropped.
 
+use crate::Termination;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -20,7 +21,8 @@ pub enum Protocol {
     Ucci,
 }
 
-/// One engine of a match, from `--engine key=value ...`.
+/// One engine of a match: the program, how to start it and the options to set, from `key=value` words
+/// ([`EngineConfig::parse`]) or built field by field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineConfig {
     /// The name in the record and the tables.
@@ -102,16 +104,18 @@ pub enum ProcessError {
 }
 
 impl ProcessError {
-    /// The reason a game is lost by, as recorded.
-    pub fn reason(&self) -> &'static str {
+    /// How a game the engine loses by this error ends, as recorded.
+    pub fn termination(&self) -> Termination {
         match self {
-            ProcessError::Spawn(_) | ProcessError::Crash(_) => "crash",
-            ProcessError::Timeout => "timeout",
-            ProcessError::Disconnect => "disconnect",
-            ProcessError::Protocol(_) => "illegal-move",
+            ProcessError::Spawn(_) | ProcessError::Crash(_) => Termination::Crash,
+            ProcessError::Timeout => Termination::Timeout,
+            ProcessError::Disconnect => Termination::Disconnect,
+            ProcessError::Protocol(_) => Termination::IllegalMove,
         }
     }
 }
+
+impl std::error::Error for ProcessError {}
 
 impl std::fmt::Display for ProcessError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -130,6 +134,9 @@ impl std::fmt::Display for ProcessError {
 pub struct BestMove {
     /// The move as sent, `None` for `nobestmove` or `bestmove (none)`.
     pub mv: Option<String>,
+    /// The engine answered `nobestmove` (UCCI): ElephantEye's way of saying that by its own rules the position is
+    /// drawn (a repetition, its move limit), although it has legal moves.
+    pub claims_draw: bool,
     /// The last score reported, from the mover's side, in centipawns; mates as ±(100000 - moves).
     pub score: Option<i32>,
     /// The engine resigned (UCCI `bestmove ... resign`).
@@ -241,7 +248,8 @@ impl EngineProcess {
         Ok(engine)
     }
 
-    fn declares(&self, name: &str) -> bool {
+    /// Whether the engine declared the option `name` in its handshake (compared without regard to case).
+    pub fn declares(&self, name: &str) -> bool {
         self.declared.iter().any(|d| d.eq_ignore_ascii_case(name))
     }
 
@@ -321,13 +329,19 @@ impl EngineProcess {
                     }
                 }
                 Some(&"nobestmove") => {
-                    return Ok(BestMove { mv: None, score, resign: false, elapsed: start.elapsed() });
+                    return Ok(BestMove {
+                        mv: None,
+                        claims_draw: true,
+                        score,
+                        resign: false,
+                        elapsed: start.elapsed(),
+                    });
                 }
                 Some(&"bestmove") => {
                     let mv =
                         words.get(1).filter(|m| !matches!(**m, "(none)" | "0000" | "none")).map(|m| (*m).to_owned());
                     let resign = words.get(2..).is_some_and(|rest| rest.contains(&"resign"));
-                    return Ok(BestMove { mv, score, resign, elapsed: start.elapsed() });
+                    return Ok(BestMove { mv, claims_draw: false, score, resign, elapsed: start.elapsed() });
                 }
                 _ => {}
             }

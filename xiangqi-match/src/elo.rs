@@ -222,6 +222,18 @@ impl Pentanomial {
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
         llr(&Self::VALUES, &self.counts, elo0, elo1)
     }
+
+    /// The 95% interval of the score per game, pair by pair (the interval the Elo error bar is drawn from); NaN at
+    /// both ends with no pair.
+    pub fn score_interval(&self) -> (f64, f64) {
+        match moments(&Self::VALUES, &as_f64(&self.counts)) {
+            Some((n, mean, var)) => {
+                let half = Z95 * (var / n).sqrt();
+                (mean - half, mean + half)
+            }
+            None => (f64::NAN, f64::NAN),
+        }
+    }
 }
 
 /// What an SPRT says after the results so far.
@@ -442,6 +454,11 @@ mod tests {
         p.add(0.0, 0.0);
         assert_eq!(p.counts, [1, 0, 2, 1, 1]);
         assert_eq!(p.pairs(), 5);
+        // Pair scores 0, ½, ½, ¾, 1 (per game): mean 0.55, variance 0.11, so 0.55 ± 1.96 · sqrt(0.11 / 5).
+        let (lo, hi) = p.score_interval();
+        let half = Z95 * (0.11f64 / 5.0).sqrt();
+        assert!(close(lo, 0.55 - half, 1e-12) && close(hi, 0.55 + half, 1e-12), "{lo} {hi}");
+        assert!(Pentanomial::default().score_interval().0.is_nan());
     }
 
     #[test]

@@ -8,6 +8,10 @@
 //! The built-in set ([`BUILTIN`]) is twelve common, balanced openings from the start position, two to four plies
 //! deep: the central cannon against the screen horses, the same- and opposite-direction cannons, the elephant, pawn
 //! and horse openings, the cross-palace and palace-corner cannons. Each is played with both colours.
+//!
+//! Engines at a fixed node count are deterministic: each opening with each colour would be one game played again
+//! and again. [`for_pair`] gives each game pair its own opening, a set's opening followed by a few quiet moves
+//! chosen by the pair's number (the same number, the same moves).
 
 use xiangqi_core::{Game, Position, START_FEN};
 
@@ -101,6 +105,51 @@ pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
+/// SplitMix64's output function: a well-spread 64-bit value for each input.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The opening of game pair `pair`: the set's opening `pair % set.len()`, then `plies` quiet moves (no capture, no
+/// check, none that ends the game) chosen by `pair`. The same pair always gets the same opening; with `plies` 0 it
+/// is the set's opening as it is. `set` must not be empty.
+///
+/// ```
+/// use xiangqi_match::openings::{builtin, for_pair};
+///
+/// let set = builtin();
+/// let a = for_pair(&set, 13, 2);
+/// assert_eq!(a.moves.len(), set[1].moves.len() + 2);
+/// assert_eq!(a, for_pair(&set, 13, 2));
+/// assert_eq!(for_pair(&set, 13, 0), set[1]);
+/// ```
+pub fn for_pair(set: &[Opening], pair: usize, plies: usize) -> Opening {
+    let base = &set[pair % set.len()];
+    let mut game = base.game();
+    let mut moves = base.moves.clone();
+    for ply in 0..plies {
+        let pos = game.position().clone();
+        let quiet: Vec<xiangqi_core::Move> = xiangqi_movegen::legal_moves(&pos)
+            .iter()
+            .copied()
+            .filter(|&m| pos.piece_at(m.to()).is_none() && !pos.gives_check(m))
+            .collect();
+        let start = mix(((pair as u64) << 8) ^ ply as u64) as usize;
+        let next = (0..quiet.len()).map(|k| quiet[(start + k) % quiet.len()]).find_map(|m| {
+            let mut after = game.clone();
+            let text = m.to_string();
+            (after.play(&text).is_ok() && after.result().is_none()).then_some((after, text))
+        });
+        let Some((after, text)) = next else { break };
+        game = after;
+        moves.push(text);
+    }
+    Opening { fen: base.fen.clone(), moves }
+}
+
 /// Reads an opening file.
 pub fn read(path: &std::path::Path) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("opening file {}: {e}", path.display()))?;
@@ -122,6 +171,31 @@ mod tests {
         for o in &set {
             assert!(o.game().result().is_none());
         }
+    }
+
+    #[test]
+    fn each_pair_gets_its_own_legal_opening_and_always_the_same() {
+        let set = builtin();
+        let all: Vec<Opening> = (0..240).map(|p| for_pair(&set, p, 2)).collect();
+        let distinct: std::collections::HashSet<&Vec<String>> = all.iter().map(|o| &o.moves).collect();
+        assert!(distinct.len() >= 235, "{} distinct of 240", distinct.len());
+        for (p, o) in all.iter().enumerate() {
+            let base = &set[p % set.len()];
+            assert_eq!(o.moves.len(), base.moves.len() + 2);
+            assert_eq!(o.moves[..base.moves.len()], base.moves[..]);
+            // Legal, and neither capture nor check.
+            let mut game = base.game();
+            for m in &o.moves[base.moves.len()..] {
+                let pos = game.position().clone();
+                let mv = pos.parse_move(m).unwrap();
+                assert!(pos.piece_at(mv.to()).is_none() && !pos.gives_check(mv), "{m}");
+                game.play(m).unwrap();
+            }
+            assert!(game.result().is_none());
+            assert_eq!(for_pair(&set, p, 2), *o);
+        }
+        assert_eq!(for_pair(&set, 5, 0), set[5]);
+        assert_eq!(for_pair(&set, 17, 0), set[5]);
     }
 
     #[test]
