@@ -6,6 +6,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi_core::{Position, START_FEN};
+use xiangqi_search::options::{HASH, THREADS};
 
 mod ablate;
 mod analyze;
@@ -80,10 +81,10 @@ enum Command {
         #[arg(long, default_value_t = xiangqi_search::bench::BENCH_DEPTH, value_parser = args::range::<u32>(1, 40), allow_hyphen_values = true)]
         depth: u32,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 16, value_parser = args::range::<u64>(1, 32768), allow_hyphen_values = true)]
+        #[arg(long, default_value_t = args::option_default(HASH), value_parser = args::option_range::<u64>(HASH), allow_hyphen_values = true)]
         hash: u64,
         /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = args::range::<u64>(1, 256), allow_hyphen_values = true)]
+        #[arg(long, default_value_t = args::option_default(THREADS), value_parser = args::option_range::<u64>(THREADS), allow_hyphen_values = true)]
         threads: u64,
         /// The variant.
         #[arg(long, default_value = xiangqi_cli::uci::DEFAULT_VARIANT)]

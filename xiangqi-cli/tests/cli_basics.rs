@@ -342,6 +342,33 @@ fn game_loads_a_rule_book_setup_when_lenient() {
     assert_eq!(v["result"], "ongoing");
 }
 
+/// `search` plays the engine unless told otherwise, and says what it searched with: the variant as asked with its
+/// canonical form, and the evaluator (in the text and in the JSON).
+#[test]
+fn search_defaults_to_the_engine_and_names_variant_and_evaluator() {
+    let v = |args: &[&str]| -> serde_json::Value {
+        let o = xiangqi(args, None);
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let default = v(&["search", "--depth", "3", "--json"]);
+    let engine = v(&["search", "--depth", "3", "--json", "--variant", "engine"]);
+    assert_eq!(default["variant_asked"], "engine");
+    assert_eq!(default["variant"], engine["variant"]);
+    assert_eq!((&default["nodes"], &default["best_move"]), (&engine["nodes"], &engine["best_move"]));
+    assert!(default["eval"].as_str().unwrap().starts_with("nnue (hidden "), "{default}");
+    let plain = v(&["search", "--depth", "3", "--json", "--variant", "pvs+nmp+qs+order", "--handcrafted"]);
+    assert_eq!(
+        (&plain["variant"], &plain["variant_asked"]),
+        (&"negamax-ab+pvs+nmp+qs+order".into(), &"pvs+nmp+qs+order".into())
+    );
+    assert_eq!(plain["eval"], "handcrafted");
+    let text = stdout(&xiangqi(&["search", "--depth", "2", "--handcrafted"], None));
+    let canonical = engine["variant"].as_str().unwrap();
+    assert!(text.lines().any(|l| l == format!("variant            engine ({canonical})")), "{text}");
+    assert!(text.lines().any(|l| l == "evaluator          handcrafted"), "{text}");
+}
+
 /// The crate doc's rule for errors: what is wrong in the command line, whether clap or the command finds it, is
 /// reported as clap reports it (`error: ...`, the usage, the hint to `--help`; exit code 2); what goes wrong while
 /// running is one line `error: ...` (exit code 1).
