@@ -63,7 +63,6 @@
 //! assert!(eval.trace(&up).value(Term::Material) > 700);
 //! ```
 
-mod accumulator;
 mod bits;
 mod cache;
 mod engine;
@@ -72,10 +71,9 @@ pub mod nnue;
 mod score;
 mod weights;
 
-pub use accumulator::{Accumulator, PsqState};
 pub use cache::{EvalCache, DEFAULT_EVAL_CACHE_SLOTS};
 pub use engine::{embedded_network, EngineEval, EvalChoice, EMBEDDED_NAME, EMBEDDED_NETWORK};
-pub use handcrafted::{Handcrafted, Term, Trace, DEFAULT_LAZY_MARGIN};
+pub use handcrafted::{Accumulator, Handcrafted, PsqState, Term, Trace, DEFAULT_LAZY_MARGIN};
 pub use score::TaperedScore;
 pub use weights::{Pst, Weights, WrongLength};
 
