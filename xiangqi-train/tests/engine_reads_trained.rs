@@ -4,45 +4,18 @@
 //! rounding).
 #![cfg(feature = "train")]
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use xiangqi_core::{Position, Validation};
 use xiangqi_eval::nnue::{Network, NnueStack};
-use xiangqi_eval::{EvalChoice, Evaluate, Handcrafted, EVAL_MAX};
-use xiangqi_train::data::{read_records, write_records, Record};
+use xiangqi_eval::{EvalChoice, Evaluate, EVAL_MAX};
+use xiangqi_train::data::{playout_records, Record};
 use xiangqi_train::net::{reference_eval, training_hash};
 use xiangqi_train::train::{train, FirstLayer, Options};
-
-/// Positions of random legal playouts, scored by the handcrafted evaluator (the result read from the score).
-fn playout_records(count: usize, seed: u64) -> Vec<Record> {
-    let eval = Handcrafted::default();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        for _ in 0..30 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || out.len() == count {
-                break;
-            }
-            pos.make_move(moves[rng.random_range(0..moves.len())]);
-            if !pos.in_check() {
-                let score = eval.evaluate(&pos);
-                out.push(Record::from_position(&pos, score, 1 + u8::from(score > 150) - u8::from(score < -150)));
-            }
-        }
-    }
-    out
-}
 
 #[test]
 fn the_engine_reads_what_the_trainer_writes_and_evaluates_alike() {
     let dir = std::env::temp_dir().join(format!("xiangqi-train-engine-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("tiny.bin");
-    write_records(&data, &playout_records(3_000, 21)).unwrap();
-    let records = read_records(&data, None).unwrap();
-    assert_eq!(records.len(), 3_000);
+    let records = playout_records(3_000, 30, 21);
 
     let opts = Options {
         hidden: 16,

@@ -2,51 +2,18 @@
 //! handcrafted evaluator, a short training run, then the written network file read back.
 #![cfg(feature = "train")]
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use xiangqi_core::Position;
 use xiangqi_eval::nnue::{Network, HEADER_LEN, MAGIC};
-use xiangqi_eval::Handcrafted;
-use xiangqi_train::data::{read_records, write_records, Record};
+use xiangqi_train::data::{playout_records, read_records, write_records, Record};
 use xiangqi_train::net::reference_eval;
 use xiangqi_train::train::{float_loss, train, Event, FirstLayer, Options};
-
-/// Positions of random legal playouts (up to 40 plies, not in check), scored by the handcrafted evaluator. The
-/// playouts rarely end, so the result is read from the score: a win above +150, a loss below -150, else a draw.
-fn playout_records(count: usize, seed: u64) -> Vec<Record> {
-    let eval = Handcrafted::default();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        for ply in 0..40 {
-            let moves = xiangqi_movegen::legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            pos.make_move(moves[rng.random_range(0..moves.len())]);
-            if ply >= 4 && !pos.in_check() && out.len() < count {
-                let score = eval.evaluate(&pos);
-                let result = if score > 150 {
-                    2
-                } else if score < -150 {
-                    0
-                } else {
-                    1
-                };
-                out.push(Record::from_position(&pos, score, result));
-            }
-        }
-    }
-    out
-}
 
 #[test]
 fn training_lowers_the_loss_and_writes_a_readable_network() {
     let dir = std::env::temp_dir().join(format!("xiangqi-train-smoke-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("smoke.bin");
-    write_records(&data, &playout_records(20_000, 5)).unwrap();
+    write_records(&data, &playout_records(20_000, 40, 5)).unwrap();
     let records = read_records(&data, None).unwrap();
     assert_eq!(records.len(), 20_000);
 
