@@ -2,15 +2,15 @@
 //!
 //! Each worker thread plays its own games, one after the other: a built-in opening (see
 //! [`crate::matches::openings`]), then a few random plies (seeded), then the engine plays both sides at a fixed node
-//! count per move, on the worker's own single-threaded search. It evaluates with the engine's default evaluator (the
-//! built-in network) unless `--handcrafted` or `--nnue FILE` says otherwise. Every position the
-//! engine searched becomes a record unless it is in check, its best move is a capture, or its score is a mate score.
+//! count per move, on the worker's own single-threaded search, with the default evaluator (the built-in network)
+//! unless `--handcrafted` or `--nnue FILE` names another. Every position the engine searched becomes a record unless
+//! it is in check, its best move is a capture, or its score is a mate score.
 //! When the game ends (by the rules of [`xiangqi_core::Game`], or as a draw at the ply cap) its records get the
 //! result and are appended to the file in one write, so a stopped run loses only the games in flight.
 //!
-//! The file format is defined once, in [`xiangqi_eval::nnue::data`], which the trainer reads with: the magic
-//! [`DATA_MAGIC`] (`XQDATA01`), then [`RECORD_BYTES`]-byte records, each a [`Record`] (the board, the side to move,
-//! the result and the search score for the side to move, clamped to `-10000..=10000`).
+//! The file format is defined once, in [`xiangqi_eval::nnue::data`], and the trainer reads it with the same
+//! definition: the magic [`DATA_MAGIC`] (`XQDATA01`), then [`RECORD_BYTES`]-byte records, each a [`Record`] (the
+//! board, the side to move, the result and the search score for the side to move, clamped to `-10000..=10000`).
 
 use crate::args;
 use crate::CmdResult;

@@ -14,7 +14,9 @@
 //! make/unmake; [`Handcrafted::evaluate`] is the from-scratch path and [`Handcrafted::trace`] the breakdown.
 //!
 //! The neural evaluation is in [`nnue`]: a perspective network read from a file ([`nnue::Network`], which also
-//! implements [`Evaluate`]), with accumulators kept along a line of play by a [`nnue::NnueStack`].
+//! implements [`Evaluate`]), with accumulators kept along a line of play by a [`nnue::NnueStack`]. It also holds the
+//! one definition of the two formats the engine shares with the trainer (`xiangqi-train`) and `xiangqi datagen`: the
+//! network file ([`nnue::Network`]) and the training records ([`nnue::data::Record`]).
 //!
 //! A search takes the engine's evaluator as [`EngineEval`] (chosen by [`EvalChoice`]: handcrafted or a network),
 //! which implements the search's trait, [`xiangqi_core::evaluation::Evaluator`], keeping its incremental state in step

@@ -214,7 +214,7 @@ impl Record {
     }
 
     /// The active features of the perspective `persp` (0 Red, 1 Black), in point order: the inputs of
-    /// [`feature`](super::feature), as the engine computes them.
+    /// [`feature`], as the engine computes them.
     pub fn features(&self, persp: u8) -> Features {
         let view = if persp == 0 { Color::Red } else { Color::Black };
         let mut f = Features { idx: [0; MAX_PIECES], len: 0 };
