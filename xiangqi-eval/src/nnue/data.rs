@@ -62,6 +62,14 @@ pub enum DataError {
         /// The file.
         path: PathBuf,
     },
+    /// The file is training data of another format version (`XQDATA` and two other characters).
+    #[error("{path} holds training data of format version {found:?}, this reads version \"01\" (XQDATA01)")]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The two characters after `XQDATA`.
+        found: String,
+    },
     /// One record breaks the format.
     #[error("{path}: record {index}: {reason}")]
     Record {
@@ -270,7 +278,8 @@ impl Features {
     }
 }
 
-/// Reads the records of a data file, at most `max` of them (all with `None`), checking the magic and every record.
+/// Reads the records of a data file, at most `max` of them (all with `None`), checking the magic (its format and
+/// version) and every record.
 /// A trailing partial record (a file being written) is ignored.
 pub fn read_records(path: &Path, max: Option<usize>) -> Result<Vec<Record>, DataError> {
     let io = |source| DataError::Io { path: path.to_owned(), source };
@@ -280,6 +289,10 @@ pub fn read_records(path: &Path, max: Option<usize>) -> Result<Vec<Record>, Data
     let mut magic = [0u8; 8];
     match reader.read_exact(&mut magic) {
         Ok(()) if &magic == DATA_MAGIC => {}
+        Ok(()) if magic[..6] == DATA_MAGIC[..6] => {
+            let found = String::from_utf8_lossy(&magic[6..]).into_owned();
+            return Err(DataError::Version { path: path.to_owned(), found });
+        }
         Ok(()) => return Err(DataError::Magic { path: path.to_owned() }),
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
             return Err(DataError::Magic { path: path.to_owned() })
@@ -495,6 +508,10 @@ mod tests {
         assert_eq!(read_records(&path, Some(2)).unwrap(), recs[..2]);
         std::fs::write(&path, b"XQNNUE\0\0").unwrap();
         assert!(matches!(read_records(&path, None), Err(DataError::Magic { .. })));
+        std::fs::write(&path, b"XQDATA02").unwrap();
+        let err = read_records(&path, None).unwrap_err();
+        assert!(matches!(&err, DataError::Version { found, .. } if found == "02"), "{err}");
+        assert!(err.to_string().contains("version \"02\""), "{err}");
         let mut bad = DATA_MAGIC.to_vec();
         let mut r = recs[0].encode();
         r[46] = 7;
