@@ -71,3 +71,15 @@ fn the_engine_reads_what_the_trainer_writes_and_evaluates_alike() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_trainer_refuses_a_size_the_engine_cannot_read() {
+    let records = playout_records(100, 20, 2);
+    for hidden in [0, 8, 100, 2048] {
+        let opts = Options { hidden, epochs: 1, batch: 32, ..Options::default() };
+        let err = train(records.clone(), &opts, |_| {}).unwrap_err();
+        assert!(err.to_string().contains(&format!("hidden size {hidden} is not a multiple of 16")), "{err}");
+    }
+    let opts = Options { hidden: 32, epochs: 1, batch: 32, ..Options::default() };
+    assert!(train(records, &opts, |_| {}).unwrap().net.quantize().is_ok());
+}
