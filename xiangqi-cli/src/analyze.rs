@@ -12,12 +12,12 @@ use crate::records::{load, write_text};
 use crate::{args, CmdResult};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 use xiangqi_core::record::{write_pgn, GameRecord, Notation, TextEncoding};
 use xiangqi_core::{Color, Move, Position};
-use xiangqi_eval::EngineEval;
-use xiangqi_search::{Limits, Score, SearchPool, TranspositionTable, VariantSpec, MATE_BOUND};
+use xiangqi_eval::EvalChoice;
+use xiangqi_search::options::HASH;
+use xiangqi_search::{Limits, Score, SearchEngine, MATE_BOUND};
 
 /// A move losing at least this much (evaluator units) is an inaccuracy, `?!`.
 pub const INACCURACY: i32 = 50;
@@ -61,7 +61,7 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value = "utf8")]
     pub encoding: TextEncoding,
     /// Transposition table size in MB (kept from one position to the next).
-    #[arg(long, default_value_t = 16, value_parser = args::range::<u64>(1, 4096), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = args::option_default(HASH), value_parser = args::option_range::<u64>(HASH), allow_hyphen_values = true)]
     pub hash: u64,
 }
 
@@ -125,15 +125,19 @@ pub fn evaluate(
     hash_mb: usize,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<PositionEval>, Box<dyn std::error::Error>> {
-    let spec: VariantSpec = xiangqi_cli::uci::DEFAULT_VARIANT.parse().map_err(|e| format!("{e}"))?;
-    let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
-    let pool = SearchPool::new(1)?;
+    let mut engine = SearchEngine::new(EvalChoice::engine_default())?;
+    engine.set_hash(hash_mb)?;
+    // The engine deepens iteratively, to a depth too.
+    let limits = &Limits { iterative: true, ..limits.clone() };
     let mut pos = record.start.clone();
     let total = record.moves.len() + 1;
     let mut evals = Vec::with_capacity(total);
     for i in 0..total {
         let e = if pos.has_legal_move() {
-            let r = pool.search(&spec, &pos, EngineEval::new, limits, tt.clone(), None, |_| {});
+            // The table is kept from one position to the next; the ordering's memory is not (each position is
+            // searched as a first search orders it).
+            engine.forget_ordering();
+            let r = engine.search(&pos, limits);
             PositionEval { score: r.score, red: 0, best: r.best_move, pv: r.pv, depth: r.depth }
         } else {
             // Mated or stalemated: in xiangqi both lose.

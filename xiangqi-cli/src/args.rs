@@ -29,6 +29,18 @@ pub fn range<T>(lo: u64, hi: u64) -> Range<T> {
     Range { lo, hi, open: false, kind: PhantomData }
 }
 
+/// The range of the engine option `decl` (a `spin` option of [`xiangqi_search::options`]): a flag that makes the same
+/// setting takes the same values as the option.
+pub fn option_range<T>(decl: xiangqi_search::options::OptionDecl) -> Range<T> {
+    let (_, lo, hi) = decl.spin();
+    range(lo.max(0) as u64, hi.max(0) as u64)
+}
+
+/// The default of the engine option `decl` (a `spin` option), for a flag that makes the same setting.
+pub const fn option_default(decl: xiangqi_search::options::OptionDecl) -> u64 {
+    decl.spin().0 as u64
+}
+
 /// Numbers from `lo` up to the largest `T`.
 pub fn at_least<T: TryFrom<u64>>(lo: u64) -> Range<T> {
     let hi = if T::try_from(u64::MAX).is_ok() { u64::MAX } else { u64::from(u32::MAX) };
@@ -59,9 +71,9 @@ impl<T: TryFrom<u64> + Clone + Send + Sync + 'static> TypedValueParser for Range
         let text = value.to_string_lossy();
         self.check(&text, &name)
             .and_then(|n| T::try_from(n).map_err(|_| format!("{name} must be at most {}", self.hi)))
+            // Formatted with the command, as clap's own usage errors are: the usage and the hint to `--help`.
             .map_err(|msg| {
-                clap::Error::raw(ErrorKind::ValueValidation, format!("invalid value '{text}' for --{flag}: {msg}\n"))
-                    .with_cmd(cmd)
+                cmd.clone().error(ErrorKind::ValueValidation, format!("invalid value '{text}' for --{flag}: {msg}"))
             })
     }
 }

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Game};
 use xiangqi_eval::nnue::data::{record_count, Record, DATA_MAGIC, RECORD_BYTES};
 use xiangqi_eval::EvalChoice;
-use xiangqi_search::{Limits, RunSetup, TranspositionTable, VariantSpec, MATE_BOUND};
+use xiangqi_search::{Limits, SearchEngine, VariantSpec, MATE_BOUND};
 
 /// The arguments of `xiangqi datagen`.
 #[derive(clap::Args)]
@@ -119,7 +119,7 @@ struct Work {
 }
 
 /// Plays one game and returns its records with the results filled in (nothing when the random plies end the game).
-fn play_game(work: &Work, tt: &Arc<TranspositionTable>, rng: &mut StdRng) -> Vec<u8> {
+fn play_game(work: &Work, engine: &mut SearchEngine<EvalChoice>, rng: &mut StdRng) -> Vec<u8> {
     let openings = crate::matches::openings::builtin();
     let mut game: Game = openings[rng.random_range(0..openings.len())].game();
     for _ in 0..work.random_plies {
@@ -130,13 +130,14 @@ fn play_game(work: &Work, tt: &Arc<TranspositionTable>, rng: &mut StdRng) -> Vec
         let m = moves[rng.random_range(0..moves.len())];
         game.push(m).expect("a legal move of a game that goes on");
     }
-    tt.clear();
-    let setup = RunSetup { tt: Some(tt.clone()), ..RunSetup::default() };
+    engine.new_game();
     let limits = Limits { nodes: Some(work.nodes), iterative: true, ..Limits::default() };
     let mut records: Vec<Record> = Vec::new();
     while !game.is_over() && game.plies() < work.max_plies as usize {
         let pos = game.position();
-        let r = work.spec.run_with(pos.clone(), work.eval.for_search(pos), &limits, &setup, |_| {});
+        // Each move is searched as a first search orders it (the table is kept): the games are reproducible.
+        engine.forget_ordering();
+        let r = engine.search(pos, &limits);
         let Some(best) = r.best_move else { break };
         let quiet = pos.piece_at(best.to()).is_none();
         if !pos.in_check() && quiet && r.score.abs() < MATE_BOUND {
@@ -176,10 +177,13 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
         // Each worker's stream of games depends on the seed and its index only.
         let mut rng =
             StdRng::seed_from_u64(a.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (t + 1).wrapping_mul(0x9E37_79B9));
-        let tt = Arc::new(TranspositionTable::try_new(work.hash).map_err(|e| e.to_string())?);
+        // Each worker's own engine: one search thread, its own table.
+        let mut engine = SearchEngine::new(work.eval.clone())?;
+        engine.set_variant(work.spec);
+        engine.set_hash(work.hash)?;
         handles.push(std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
-                let data = play_game(&work, &tt, &mut rng);
+                let data = play_game(&work, &mut engine, &mut rng);
                 if tx.send(data).is_err() {
                     break;
                 }

@@ -1,14 +1,17 @@
 //! `xiangqi game`: replays a game and says whether it is over, who won and by which rule, as a referee would.
 //!
-//! The moves are replayed one by one with [`xiangqi_core::Game`]; an illegal move is an error naming its ply and
-//! the reason. When the rules end the game (mate, stalemate, a judged repetition, the 60-move rule, insufficient
+//! The moves are replayed with [`xiangqi_core::Game::replay`] (a record file's games with
+//! [`GameRecord::judge`], which calls it); an illegal move is an error naming its ply and the reason. When the rules end the game (mate, stalemate, a judged repetition, the 60-move rule, insufficient
 //! material) replaying stops there, and the output says how many moves were left unplayed.
 
-use crate::CmdResult;
+use crate::records::load;
+use crate::{CmdResult, UsageError};
 use serde_json::json;
 use std::io::Write;
+use std::path::Path;
+use xiangqi_core::record::GameRecord;
 use xiangqi_core::rules::{JudgeOptions, Reason, Violation};
-use xiangqi_core::{Color, Game, GameResult, Position, Validation};
+use xiangqi_core::{Color, Game, GameResult, Position, Replay, Validation};
 
 /// Arguments of `xiangqi game`.
 #[derive(clap::Args)]
@@ -35,14 +38,9 @@ pub struct GameArgs {
     pub lenient: bool,
 }
 
-/// What the replay found.
-struct Outcome {
-    game: Game,
-    /// Moves given after the end of the game, not replayed.
-    unplayed: usize,
-}
-
-fn replay(args: &GameArgs) -> Result<Outcome, Box<dyn std::error::Error>> {
+/// Replays `--moves` from `--fen` with the rules' referee ([`Game::replay`]). A bad FEN or move is an error in the
+/// command line ([`UsageError`]).
+fn replay(args: &GameArgs) -> Result<Replay, UsageError> {
     let validation = if args.lenient { Validation::Lenient } else { Validation::Strict };
     let start = Position::from_fen_with(&args.fen, validation).map_err(|e| {
         // Only what lenient loading accepts gets the hint.
@@ -52,20 +50,13 @@ fn replay(args: &GameArgs) -> Result<Outcome, Box<dyn std::error::Error>> {
         } else {
             ""
         };
-        format!("{e}{hint}")
+        UsageError::value("fen", &args.fen, format!("{e}{hint}"))
     })?;
-    let mut game = Game::with_options(&start, JudgeOptions { material_draw: !args.no_material_draw });
-    let moves: Vec<&str> = args.moves.split_whitespace().collect();
-    for (i, text) in moves.iter().enumerate() {
-        if game.is_over() {
-            return Ok(Outcome { game, unplayed: moves.len() - i });
-        }
-        game.play(text).map_err(|e| e.to_string())?;
-    }
-    Ok(Outcome { game, unplayed: 0 })
+    let options = JudgeOptions { material_draw: !args.no_material_draw };
+    Game::replay(&start, args.moves.split_whitespace(), options).map_err(|e| UsageError::value("moves", &args.moves, e))
 }
 
-pub(crate) fn result_word(result: Option<GameResult>) -> &'static str {
+fn result_word(result: Option<GameResult>) -> &'static str {
     match result {
         None => "ongoing",
         Some(r) => match r.winner {
@@ -77,7 +68,7 @@ pub(crate) fn result_word(result: Option<GameResult>) -> &'static str {
 }
 
 /// One sentence saying what decided the game.
-pub(crate) fn detail(result: Option<GameResult>) -> String {
+fn detail(result: Option<GameResult>) -> String {
     let Some(r) = result else { return "the game goes on".to_string() };
     let loser = r.winner.map(|w| !w);
     let cycle = r.ruling.cycle;
@@ -128,9 +119,9 @@ fn json_report(game: &Game, unplayed: usize) -> serde_json::Value {
 /// Runs the command.
 pub fn run(args: &GameArgs) -> CmdResult {
     if let Some(path) = &args.pgn {
-        return crate::records::run_game_file(args, path);
+        return run_game_file(args, path);
     }
-    let Outcome { game, unplayed } = replay(args)?;
+    let Replay { game, unplayed } = replay(args)?;
     let result = game.result();
     let plies = game.plies();
     let fen = game.position().fen();
@@ -157,6 +148,85 @@ pub fn run(args: &GameArgs) -> CmdResult {
     Ok(())
 }
 
+/// The `xiangqi game --pgn FILE` report of one game, as JSON.
+fn game_json(number: usize, record: &GameRecord, game: &Game, unplayed: usize) -> serde_json::Value {
+    let result = game.result();
+    let tags: serde_json::Map<String, serde_json::Value> =
+        record.tags.iter().map(|(n, v)| (n.clone(), v.clone().into())).collect();
+    json!({
+        "game": number,
+        "tags": tags,
+        "recorded_result": record.result,
+        "result": result_word(result),
+        "reason": result.map(|r| r.reason.as_str()),
+        "detail": detail(result),
+        "plies": game.plies(),
+        "unplayed": unplayed,
+        "fen": game.position().fen(),
+    })
+}
+
+/// `xiangqi game --pgn FILE`: every game's tags, then the referee's result and the rule that decided it.
+fn run_game_file(args: &GameArgs, path: &Path) -> CmdResult {
+    let loaded = load(path)?;
+    let options = JudgeOptions { material_draw: !args.no_material_draw };
+    let mut out = std::io::stdout().lock();
+    let mut bad = 0;
+    let total = loaded.games.len();
+    for (i, g) in loaded.games.iter().enumerate() {
+        let number = i + 1;
+        // A game that cannot be read, or (what the readers let through) replayed, is reported in its place.
+        let judged = g
+            .as_ref()
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.judge(options).map(|v| (r, v)).map_err(|e| e.to_string()));
+        let (record, Replay { game, unplayed }) = match judged {
+            Ok(v) => v,
+            Err(e) => {
+                bad += 1;
+                if args.json {
+                    writeln!(out, "{}", json!({ "game": number, "error": e }))?;
+                } else {
+                    writeln!(out, "game {number}: error: {e}")?;
+                }
+                continue;
+            }
+        };
+        if args.json {
+            writeln!(out, "{}", game_json(number, record, &game, unplayed))?;
+            continue;
+        }
+        writeln!(out, "game {number}")?;
+        for (name, value) in &record.tags {
+            if !value.is_empty() {
+                writeln!(out, "  {name}: {value}")?;
+            }
+        }
+        let result = game.result();
+        match result {
+            Some(r) => writeln!(out, "  result {} ({r})", result_word(result))?,
+            None => writeln!(out, "  result ongoing")?,
+        }
+        writeln!(out, "  detail {}", detail(result))?;
+        writeln!(out, "  recorded {}", record.result.as_deref().unwrap_or("*"))?;
+        writeln!(out, "  plies {}", game.plies())?;
+        if unplayed > 0 {
+            writeln!(
+                out,
+                "  stopped the game ended at ply {}; the {unplayed} recorded moves after it were not replayed",
+                game.plies()
+            )?;
+        }
+    }
+    if !args.json {
+        writeln!(out, "{} game(s) in {} ({}), {bad} with errors", total, path.display(), loaded.format)?;
+    }
+    if bad > 0 {
+        return Err(format!("{bad} of {total} game(s) could not be read or replayed").into());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,7 +245,7 @@ mod tests {
     #[test]
     fn perpetual_check_stops_the_replay() {
         let moves = "a0a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9";
-        let Outcome { game, unplayed } = replay(&args("3k5/9/9/9/9/9/9/9/9/R3K4 w", moves)).unwrap();
+        let Replay { game, unplayed } = replay(&args("3k5/9/9/9/9/9/9/9/9/R3K4 w", moves)).unwrap();
         let v = json_report(&game, unplayed);
         assert_eq!(v["result"], "black");
         assert_eq!(v["reason"], "perpetual-check");
@@ -187,7 +257,7 @@ mod tests {
     #[test]
     fn perpetual_chase_names_the_chased_piece() {
         let moves = "c3b3 b7c7 b3c3 c7b7 c3b3 b7c7 b3c3 c7b7";
-        let Outcome { game, unplayed } = replay(&args("4k4/9/1c7/9/9/9/2R6/9/9/3K5 w", moves)).unwrap();
+        let Replay { game, unplayed } = replay(&args("4k4/9/1c7/9/9/9/2R6/9/9/3K5 w", moves)).unwrap();
         let v = json_report(&game, unplayed);
         assert_eq!((v["result"].as_str(), v["reason"].as_str(), unplayed), (Some("black"), Some("perpetual-chase"), 0));
         assert!(v["detail"].as_str().unwrap().contains("the piece on b7"), "{}", v["detail"]);
@@ -195,7 +265,7 @@ mod tests {
 
     #[test]
     fn ongoing_and_material_draw_option() {
-        let Outcome { game, unplayed } = replay(&args(xiangqi_core::START_FEN, "h2e2 h9g7")).unwrap();
+        let Replay { game, unplayed } = replay(&args(xiangqi_core::START_FEN, "h2e2 h9g7")).unwrap();
         let v = json_report(&game, unplayed);
         assert_eq!(
             (v["result"].as_str(), v["reason"].is_null(), v["plies"].as_u64()),
@@ -212,9 +282,9 @@ mod tests {
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
         let e = replay(&args(xiangqi_core::START_FEN, "h2e2 h9g7 e2e9")).err().unwrap().to_string();
-        assert!(e.starts_with("ply 3: illegal move e2e9"), "{e}");
+        assert!(e.starts_with("invalid value 'h2e2 h9g7 e2e9' for --moves: ply 3: illegal move e2e9"), "{e}");
         let e = replay(&args(xiangqi_core::START_FEN, "h2e2 x")).err().unwrap().to_string();
-        assert!(e.starts_with("ply 2: malformed move"), "{e}");
+        assert!(e.starts_with("invalid value 'h2e2 x' for --moves: ply 2: malformed move"), "{e}");
         assert!(replay(&args("not a fen", "")).is_err());
         assert!(replay(&args("4k4/9/9/9/9/9/9/9/9/4K4 w", "")).is_err(), "facing kings");
     }

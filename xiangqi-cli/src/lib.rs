@@ -6,6 +6,25 @@
 //! the handcrafted and the neural evaluator) is in the library crates, `xiangqi-search` and `xiangqi-eval`, which a
 //! program uses without this crate. This library holds the UCI loop, so that tests drive it in-process.
 //!
+//! ## Errors
+//!
+//! Every command reports an error in one of two ways, chosen by what is wrong:
+//!
+//! - **The command line**: an unknown command or flag, a missing or conflicting argument, a value that is not
+//!   allowed (a number out of its range, a notation or encoding that does not exist, a `--fen` that is no position,
+//!   a `--variant` that does not exist, an illegal move in `--moves`). It is reported as clap reports its own:
+//!   `error: ...` on standard error, then (for most) the command's usage, then `For more information, try
+//!   '--help'.`, and the exit code is 2. What clap cannot check by itself is checked by the command and reported
+//!   the same way (`invalid value 'TEXT' for --FLAG: why`).
+//! - **Running**: a file that cannot be read or written, a file that is neither PGN nor XQF, a game in a file that
+//!   cannot be read or replayed, a bad FEN inside a file, an engine that fails, memory the machine cannot give.
+//!   It is one line, `error: ...`, on standard error, with no usage and no hint, and the exit code is 1.
+//!
+//! A command that answers its input line by line (`xiangqi moves --stdin`) or game by game (`xiangqi game --pgn`,
+//! `xiangqi convert`) reports each bad line or game where it reports the good ones and goes on; its exit code is
+//! then 1 at the end. A closed standard output (`xiangqi perft --divide | head -2`) ends a command quietly, with
+//! exit code 0.
+//!
 //! ```
 //! use std::io::Write;
 //! use std::sync::{Arc, Mutex};

@@ -1,11 +1,12 @@
 //! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, bench, match, ablate,
 //! datagen, uci and show.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 use xiangqi_core::{Position, START_FEN};
+use xiangqi_search::options::{HASH, THREADS};
 
 mod ablate;
 mod analyze;
@@ -80,10 +81,10 @@ enum Command {
         #[arg(long, default_value_t = xiangqi_search::bench::BENCH_DEPTH, value_parser = args::range::<u32>(1, 40), allow_hyphen_values = true)]
         depth: u32,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 16, value_parser = args::range::<u64>(1, 32768), allow_hyphen_values = true)]
+        #[arg(long, default_value_t = args::option_default(HASH), value_parser = args::option_range::<u64>(HASH), allow_hyphen_values = true)]
         hash: u64,
         /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = args::range::<u64>(1, 256), allow_hyphen_values = true)]
+        #[arg(long, default_value_t = args::option_default(THREADS), value_parser = args::option_range::<u64>(THREADS), allow_hyphen_values = true)]
         threads: u64,
         /// The variant.
         #[arg(long, default_value = xiangqi_cli::uci::DEFAULT_VARIANT)]
@@ -113,7 +114,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    // What `Cli::parse` does, keeping the matches: the name of the command run, for a usage error found later.
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut Cli::command()).exit());
     let result = match cli.command {
         Some(Command::Perft { fen, depth, threads, divide, no_bulk, json }) => {
             perft(&fen, depth, threads as usize, divide, !no_bulk, json)
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
         // command ends quietly and successfully, as Unix tools do.
         Err(e) if is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) if e.downcast_ref::<BadLines>().is_some() => ExitCode::FAILURE,
+        Err(e) if e.downcast_ref::<UsageError>().is_some() => usage_error(matches.subcommand_name(), &e.to_string()),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -176,12 +180,51 @@ impl std::fmt::Display for BadLines {
 
 impl std::error::Error for BadLines {}
 
-/// What a command returns: an error is printed as `error: ...` and the exit code is 1.
+/// Prints a [`UsageError`] as clap prints its own: the message, the usage of `command`, and the hint to `--help`;
+/// the exit code is clap's for a usage error (2).
+fn usage_error(command: Option<&str>, message: &str) -> ExitCode {
+    let mut cli = Cli::command();
+    cli.build();
+    let e = match command.and_then(|name| cli.find_subcommand_mut(name)) {
+        Some(sub) => sub.error(clap::error::ErrorKind::ValueValidation, message),
+        None => cli.error(clap::error::ErrorKind::ValueValidation, message),
+    };
+    let _ = e.print();
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+}
+
+/// What a command returns: an error is printed as `error: ...` and the exit code is 1, unless it is a
+/// [`UsageError`] (see the crate doc for the rule).
 pub(crate) type CmdResult = Result<(), Box<dyn std::error::Error>>;
 
-/// Reads a FEN strictly, turning the error into a message.
+/// An error in the command line that only the command can see (a FEN that is no position, a variant that does not
+/// exist, an illegal move in `--moves`): printed like clap's own usage errors, with the usage and the hint to
+/// `--help`, and the exit code 2.
+#[derive(Debug)]
+pub(crate) struct UsageError(String);
+
+impl UsageError {
+    /// `invalid value 'TEXT' for --FLAG: WHY`, in the words of clap's value errors (`TEXT` cut to 80 characters).
+    pub(crate) fn value(flag: &str, text: &str, why: impl std::fmt::Display) -> UsageError {
+        let shown = match text.char_indices().nth(80) {
+            Some((end, _)) => format!("{}...", &text[..end]),
+            None => text.to_string(),
+        };
+        UsageError(format!("invalid value '{shown}' for --{flag}: {why}"))
+    }
+}
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Reads the FEN of a `--fen` flag strictly; a bad one is a [`UsageError`].
 pub(crate) fn parse_fen(fen: &str) -> Result<Position, Box<dyn std::error::Error>> {
-    Position::from_fen(fen).map_err(|e| e.to_string().into())
+    Position::from_fen(fen).map_err(|e| UsageError::value("fen", fen, e).into())
 }
 
 fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, json: bool) -> CmdResult {
@@ -226,7 +269,8 @@ fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, j
 }
 
 fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool, eval: &evalopt::EvalOpts) -> CmdResult {
-    let spec: xiangqi_search::VariantSpec = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
+    let spec: xiangqi_search::VariantSpec =
+        variant.parse().map_err(|e: xiangqi_search::VariantError| UsageError::value("variant", variant, e))?;
     let choice = eval.choice()?;
     let r =
         xiangqi_search::bench::bench(&spec, depth, hash, threads, |p: &xiangqi_core::Position| choice.for_search(p))?;

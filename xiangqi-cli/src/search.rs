@@ -1,5 +1,6 @@
 //! `xiangqi search` and `xiangqi compare`: one variant with all its statistics, or several side by side.
 
+use crate::args::{option_default, option_range};
 use crate::chart::thousands;
 use crate::{parse_fen, CmdResult};
 use serde_json::json;
@@ -7,7 +8,8 @@ use std::io::Write;
 use std::time::Duration;
 use xiangqi_core::{Move, Position, START_FEN};
 use xiangqi_eval::EvalChoice;
-use xiangqi_search::{Limits, Score, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
+use xiangqi_search::options::{HASH, MULTIPV, THREADS};
+use xiangqi_search::{Limits, Score, SearchEngine, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
 
 /// Arguments of `xiangqi search`.
 #[derive(clap::Args)]
@@ -25,16 +27,19 @@ pub struct SearchArgs {
     /// Deepen iteratively for this many milliseconds.
     #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true, group = "limit")]
     pub movetime: Option<u64>,
-    /// The variant: a preset or parts joined with '+' (see `xiangqi search --list`).
-    #[arg(long, default_value = "pvs+nmp+qs+order")]
+    /// The variant: a preset or parts joined with '+' (see `xiangqi search --list`); by default the playing
+    /// engine's.
+    #[arg(long, default_value = xiangqi_search::ENGINE_VARIANT)]
     pub variant: String,
-    /// Transposition table size in MB, for the engine and for more than one thread (a one-thread search of another
-    /// variant with `tt` is one fixed-depth pass with a table of 16 MB).
-    #[arg(long, default_value_t = 16, value_parser = crate::args::range::<u64>(1, 32768), allow_hyphen_values = true)]
+    /// Transposition table size in MB (used by the variants with a table: the engine's, and `tt`).
+    #[arg(long, default_value_t = option_default(HASH), value_parser = option_range::<u64>(HASH), allow_hyphen_values = true)]
     pub hash: u64,
     /// Search threads (Lazy SMP; one thread is reproducible).
-    #[arg(long, default_value_t = 1, value_parser = crate::args::range::<u64>(1, 256), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = option_default(THREADS), value_parser = option_range::<u64>(THREADS), allow_hyphen_values = true)]
     pub threads: u64,
+    /// Principal variations to search and print (the engine's `MultiPV`).
+    #[arg(long, default_value_t = option_default(MULTIPV), value_parser = option_range::<u64>(MULTIPV), allow_hyphen_values = true)]
+    pub multipv: u64,
     /// List the presets and parts, then exit.
     #[arg(long)]
     pub list: bool,
@@ -132,9 +137,26 @@ fn stats_json(r: &SearchResult<Move>) -> serde_json::Value {
     })
 }
 
-/// Runs `spec` on `pos` with the evaluator `eval`.
-pub fn run_search(eval: &EvalChoice, spec: &VariantSpec, pos: &Position, limits: &Limits) -> SearchResult<Move> {
-    spec.run(pos.clone(), eval.for_search(pos), limits)
+/// The principal variations searched (`--multipv`), best first: score and moves.
+fn lines_json(r: &SearchResult<Move>) -> serde_json::Value {
+    let lines: Vec<serde_json::Value> = r
+        .lines
+        .iter()
+        .map(|l| json!({ "score": l.score, "pv": l.pv.iter().map(Move::to_string).collect::<Vec<_>>() }))
+        .collect();
+    lines.into()
+}
+
+/// Runs `spec` on `pos` on `engine` as a fresh engine would (a cleared table and ordering memory).
+pub fn run_search(
+    engine: &mut SearchEngine<EvalChoice>,
+    spec: &VariantSpec,
+    pos: &Position,
+    limits: &Limits,
+) -> SearchResult<Move> {
+    engine.set_variant(*spec);
+    engine.new_game();
+    engine.search(pos, limits)
 }
 
 /// Runs the `search` command.
@@ -146,6 +168,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     let pos = parse_fen(&args.fen)?;
     let spec = parse_variant(&args.variant)?;
     let choice = args.eval.choice()?;
+    let eval_text = choice.describe();
     let limits = Limits {
         depth: if args.nodes.is_none() && args.movetime.is_none() { Some(args.depth.unwrap_or(4)) } else { None },
         nodes: args.nodes,
@@ -154,32 +177,41 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         iterative: spec.engine,
         ..Limits::default()
     };
-    let r = if args.threads > 1 || spec.engine {
-        let tt = std::sync::Arc::new(xiangqi_search::TranspositionTable::try_new(args.hash as usize)?);
-        // Fault the table in before the clock starts, so that a large one does not slow the search down.
-        tt.prefault();
-        let pool = xiangqi_search::SearchPool::new(args.threads as usize)?;
-        pool.search(&spec, &pos, |p: &Position| choice.for_search(p), &limits, tt, None, |_| {})
-    } else {
-        spec.run(pos.clone(), choice.for_search(&pos), &limits)
-    };
+    let mut engine = SearchEngine::new(choice)?;
+    engine.set_variant(spec);
+    engine.set_hash(args.hash as usize)?;
+    engine.set_threads(args.threads as usize)?;
+    engine.set_multipv(args.multipv as usize);
+    // Fault the table in before the clock starts, so that a large one does not slow the search down.
+    engine.table().prefault();
+    let r = engine.search(&pos, &limits);
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
     let best = r.best_move.map_or("(none)".to_owned(), |m| m.to_string());
     let mut out = std::io::stdout().lock();
     if args.json {
         let obj = json!({
-            "fen": pos.fen(), "variant": spec.to_string(), "best_move": r.best_move.map(|m| m.to_string()),
+            "fen": pos.fen(), "variant": spec.to_string(), "variant_asked": args.variant, "eval": eval_text,
+            "best_move": r.best_move.map(|m| m.to_string()),
             "score": r.score, "score_text": score_text(r.score), "pv": pv, "nodes": r.stats.nodes(),
-            "stats": stats_json(&r),
+            "lines": lines_json(&r), "stats": stats_json(&r),
         });
         writeln!(out, "{obj}")?;
         return Ok(());
     }
     let s = &r.stats;
-    writeln!(out, "variant            {spec}")?;
+    if args.variant == spec.to_string() {
+        writeln!(out, "variant            {spec}")?;
+    } else {
+        writeln!(out, "variant            {} ({spec})", args.variant)?;
+    }
+    writeln!(out, "evaluator          {eval_text}")?;
     writeln!(out, "best move          {best}")?;
     writeln!(out, "score              {}", score_text(r.score))?;
     writeln!(out, "pv                 {}", pv.join(" "))?;
+    for (k, line) in r.lines.iter().enumerate().skip(1) {
+        let moves: Vec<String> = line.pv.iter().map(Move::to_string).collect();
+        writeln!(out, "line {:<13} {} {}", k + 1, score_text(line.score), moves.join(" "))?;
+    }
     writeln!(out, "depth              {} (seldepth {})", r.depth, s.seldepth)?;
     writeln!(
         out,
@@ -230,7 +262,8 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
         }
     }
     let limits = Limits::depth(args.depth);
-    let eval = args.eval.choice()?;
+    let mut engine = SearchEngine::new(args.eval.choice()?)?;
+    let eval = &mut engine;
     // With --plot, every depth up to --depth: (depth, nodes) per variant, the last search being the table's.
     let mut curves: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
     let results: Vec<(String, VariantSpec, SearchResult<Move>)> = specs
@@ -239,14 +272,14 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             if args.plot.is_some() {
                 let mut points = Vec::new();
                 for d in 1..args.depth {
-                    points.push((d, run_search(&eval, &s, &pos, &Limits::depth(d)).stats.nodes()));
+                    points.push((d, run_search(eval, &s, &pos, &Limits::depth(d)).stats.nodes()));
                 }
-                let r = run_search(&eval, &s, &pos, &limits);
+                let r = run_search(eval, &s, &pos, &limits);
                 points.push((args.depth, r.stats.nodes()));
                 curves.push((n.clone(), points));
                 (n, s, r)
             } else {
-                (n, s, run_search(&eval, &s, &pos, &limits))
+                (n, s, run_search(eval, &s, &pos, &limits))
             }
         })
         .collect();

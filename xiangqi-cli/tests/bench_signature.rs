@@ -6,21 +6,29 @@ use xiangqi_eval::EngineEval;
 use xiangqi_search::bench::{bench, BENCH_DEPTH, BENCH_FENS};
 use xiangqi_search::VariantSpec;
 
-#[test]
-fn bench_signature() {
-    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi")).args(["bench", "--json"]).output().unwrap();
-    assert!(out.status.success());
+/// `xiangqi bench --json` with `extra` flags, as the text of its snapshot: the total, the nodes of each position
+/// and the best moves, one per bench position.
+fn signature(extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi")).args(["bench", "--json"]).args(extra).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["depth"], BENCH_DEPTH);
     let positions: Vec<u64> = v["positions"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    let best: Vec<&str> = v["best_moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert_eq!((positions.len(), best.len()), (BENCH_FENS.len(), BENCH_FENS.len()), "one count and move a position");
     assert_eq!(positions.iter().sum::<u64>(), v["nodes"].as_u64().unwrap());
-    let text = format!(
-        "nodes {}\npositions {:?}\nbest {}\n",
-        v["nodes"],
-        positions,
-        v["best_moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect::<Vec<_>>().join(" ")
-    );
-    insta::assert_snapshot!(text);
+    format!("nodes {}\npositions {:?}\nbest {}\n", v["nodes"], positions, best.join(" "))
+}
+
+#[test]
+fn bench_signature() {
+    insta::assert_snapshot!(signature(&[]));
+}
+
+/// The signature of the handcrafted evaluator (`xiangqi bench --handcrafted`).
+#[test]
+fn bench_signature_handcrafted() {
+    insta::assert_snapshot!(signature(&["--handcrafted"]));
 }
 
 #[test]
@@ -29,6 +37,7 @@ fn single_thread_search_is_reproducible() {
     let spec: VariantSpec = "engine".parse().unwrap();
     let a = bench(&spec, 6, 4, 1, EngineEval::new).unwrap();
     let b = bench(&spec, 6, 4, 1, EngineEval::new).unwrap();
+    assert_eq!(a.nodes.len(), BENCH_FENS.len());
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best, b.best);
     assert!(a.total > 0);
@@ -38,6 +47,7 @@ fn single_thread_search_is_reproducible() {
 fn two_threads_find_legal_moves() {
     let spec: VariantSpec = "engine".parse().unwrap();
     let r = bench(&spec, 5, 4, 2, EngineEval::new).unwrap();
+    assert_eq!(r.best.len(), BENCH_FENS.len());
     for (fen, best) in BENCH_FENS.iter().zip(&r.best) {
         let pos = xiangqi_core::Position::from_fen(fen).unwrap();
         assert!(pos.parse_move(best).is_ok(), "{best} in {fen}");

@@ -341,3 +341,69 @@ fn game_loads_a_rule_book_setup_when_lenient() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["result"], "ongoing");
 }
+
+/// `search` plays the engine unless told otherwise, and says what it searched with: the variant as asked with its
+/// canonical form, and the evaluator (in the text and in the JSON).
+#[test]
+fn search_defaults_to_the_engine_and_names_variant_and_evaluator() {
+    let v = |args: &[&str]| -> serde_json::Value {
+        let o = xiangqi(args, None);
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let default = v(&["search", "--depth", "3", "--json"]);
+    let engine = v(&["search", "--depth", "3", "--json", "--variant", "engine"]);
+    assert_eq!(default["variant_asked"], "engine");
+    assert_eq!(default["variant"], engine["variant"]);
+    assert_eq!((&default["nodes"], &default["best_move"]), (&engine["nodes"], &engine["best_move"]));
+    assert!(default["eval"].as_str().unwrap().starts_with("nnue (hidden "), "{default}");
+    let plain = v(&["search", "--depth", "3", "--json", "--variant", "pvs+nmp+qs+order", "--handcrafted"]);
+    assert_eq!(
+        (&plain["variant"], &plain["variant_asked"]),
+        (&"negamax-ab+pvs+nmp+qs+order".into(), &"pvs+nmp+qs+order".into())
+    );
+    assert_eq!(plain["eval"], "handcrafted");
+    let text = stdout(&xiangqi(&["search", "--depth", "2", "--handcrafted"], None));
+    let canonical = engine["variant"].as_str().unwrap();
+    assert!(text.lines().any(|l| l == format!("variant            engine ({canonical})")), "{text}");
+    assert!(text.lines().any(|l| l == "evaluator          handcrafted"), "{text}");
+}
+
+/// The crate doc's rule for errors: what is wrong in the command line, whether clap or the command finds it, is
+/// reported as clap reports it (`error: ...`, the usage, the hint to `--help`; exit code 2); what goes wrong while
+/// running is one line `error: ...` (exit code 1).
+#[test]
+fn errors_follow_one_rule() {
+    for (args, usage, want) in [
+        (&["perft", "--depth", "0"][..], "xiangqi perft", "invalid value '0' for --depth: depth must be at least 1"),
+        (&["perft", "--bogus"], "xiangqi perft", "unexpected argument '--bogus'"),
+        (&["perft", "--fen", "rnbakabnr/9 w"], "xiangqi perft", "invalid value 'rnbakabnr/9 w' for --fen: "),
+        (&["show", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"], "xiangqi show", "invalid value '4k4/9/9/9/9/9/9/9/9/4K4 w'"),
+        (&["bench", "--variant", "bogus"], "xiangqi bench", "invalid value 'bogus' for --variant: "),
+        (&["game", "--moves", "h2e2 h9g7 e2e9"], "xiangqi game", "for --moves: ply 3: illegal move e2e9"),
+        (&["game", "--fen", "4k4/9/9/9/9/9/9/9/9/3KP4 w"], "xiangqi game", "(--lenient loads the setups"),
+        (&["convert", "in.pgn"], "xiangqi convert", "the following required arguments were not provided"),
+    ] {
+        let o = xiangqi(args, None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+        assert!(err.starts_with("error: ") && err.contains(want), "{args:?}: {err}");
+        assert!(err.contains(&format!("Usage: {usage}")), "{args:?}: {err}");
+        assert!(err.ends_with("\n\nFor more information, try '--help'.\n"), "{args:?}: {err}");
+    }
+    let missing = std::env::temp_dir().join(format!("xiangqi-no-such-file-{}.pgn", std::process::id()));
+    let missing = missing.to_str().unwrap();
+    for (args, want) in [
+        (vec!["game", "--pgn", missing], format!("error: cannot read {missing}: ")),
+        (vec!["convert", missing, "-"], format!("error: cannot read {missing}: ")),
+        (vec!["eval", "--nnue", missing], "error: ".to_string()),
+    ] {
+        let o = xiangqi(&args, None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with(&want), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(!err.contains("--help") && !err.contains("Usage"), "{args:?}: {err}");
+    }
+}

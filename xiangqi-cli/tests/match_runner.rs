@@ -1,10 +1,14 @@
-//! `xiangqi match` through the binary: a short self-play match between two variants whose record replays legally,
-//! fake engines (shell scripts) that play an illegal move, crash or hang and lose by that reason without stopping
-//! the match, UCCI on both sides, and bad input refused before any game.
+//! `xiangqi match` through the binary: a short self-play match between two variants whose record `xiangqi game
+//! --pgn` replays to the results and reasons it claims, fake engines (shell scripts) that play an illegal move,
+//! crash or hang and lose by that reason without stopping the match, a `nobestmove` counted as a claimed draw (or a
+//! forfeit when asked), UCCI on both sides, and bad input refused before any game.
+//!
+//! No test depends on how fast the machine is: games are played at fixed node counts, and the one limit that is a
+//! time (an engine that never answers) is tens of times what the answers take.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use xiangqi_core::{Color, Game, Position};
+use xiangqi_core::record::{read_pgn, GameRecord, ReadOptions};
 
 const XQ: &str = env!("CARGO_BIN_EXE_xiangqi");
 
@@ -27,13 +31,14 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// A fake UCI engine: a shell script that answers the handshake, keeps the last `position` line in `$pos` and does
-/// `on_go` when told `go`.
+/// A fake engine: a shell script that answers the handshake of UCI (`uci`) or UCCI (`ucci`), keeps the last
+/// `position` line in `$pos` and does `on_go` when told `go`.
 fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
     let script = format!(
         "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; echo uciok ;;\n    \
+         ucci) echo 'id name {name}'; echo ucciok ;;\n    \
          isready) echo readyok ;;\n    position*) pos=\"$line\" ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\n\
          done\n"
     );
@@ -53,50 +58,34 @@ fn summary(out: &Output) -> serde_json::Value {
     serde_json::from_str(text.lines().last().unwrap()).unwrap()
 }
 
-/// One game of a PGN file: its headers and its moves.
-struct PgnGame {
-    headers: Vec<(String, String)>,
-    moves: Vec<String>,
+/// The games of a PGN file, read by `xiangqi_core::record` (every one must read).
+fn records(pgn: &Path) -> Vec<GameRecord> {
+    let file = read_pgn(&std::fs::read(pgn).unwrap(), &ReadOptions::default());
+    file.games.into_iter().map(|g| g.unwrap_or_else(|e| panic!("{}: {e}", pgn.display()))).collect()
 }
 
-impl PgnGame {
-    fn header(&self, key: &str) -> &str {
-        &self.headers.iter().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no {key} header")).1
-    }
+/// The value of a record's tag.
+fn tag<'a>(record: &'a GameRecord, name: &str) -> &'a str {
+    record.tag(name).unwrap_or_else(|| panic!("no {name} tag"))
 }
 
-/// Reads the games of a PGN file (headers, and move text without numbers, comments and the result).
-fn read_pgn(text: &str) -> Vec<PgnGame> {
-    let mut games = Vec::new();
-    for block in text.split("\n\n[").filter(|b| !b.trim().is_empty()) {
-        let block = block.trim_start_matches('[');
-        let (head, body) = block.split_once("\n\n").expect("headers, a blank line, moves");
-        let headers = head
-            .lines()
-            .map(|l| {
-                let l = l.trim_start_matches('[').trim_end_matches(']');
-                let (k, v) = l.split_once(' ').unwrap();
-                (k.to_owned(), v.trim_matches('"').to_owned())
-            })
-            .collect();
-        let mut moves = Vec::new();
-        let mut in_comment = false;
-        for word in body.split_whitespace() {
-            if word.starts_with('{') {
-                in_comment = true;
-            }
-            if in_comment {
-                in_comment = !word.ends_with('}');
-                continue;
-            }
-            if word.ends_with('.') || matches!(word, "1-0" | "0-1" | "1/2-1/2") {
-                continue;
-            }
-            moves.push(word.to_owned());
-        }
-        games.push(PgnGame { headers, moves });
+/// `xiangqi game --pgn FILE --json`: the referee's judgement of every game of the file, which it must read and
+/// replay without an error.
+fn judged(pgn: &Path) -> Vec<serde_json::Value> {
+    let out = Command::new(XQ).args(["game", "--json", "--pgn"]).arg(pgn).output().unwrap();
+    assert!(out.status.success(), "{}: {}", pgn.display(), String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The referee's word (`xiangqi game`) for a PGN result.
+fn result_word(result: &str) -> &'static str {
+    match result {
+        "1-0" => "red",
+        "0-1" => "black",
+        "1/2-1/2" => "draw",
+        other => panic!("result {other:?}"),
     }
-    games
 }
 
 #[test]
@@ -137,44 +126,74 @@ fn self_play_match_ends_by_rules_and_replays() {
     let points: f64 = table.iter().map(|e| e["points"].as_f64().unwrap()).sum();
     assert_eq!(points, 4.0);
 
-    // The record: four games, each replaying legally to the result and reason it claims.
-    let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    // The record: four games, each read by `xiangqi game --pgn` and replayed to the result and reason it claims.
+    let games = records(&pgn);
     assert_eq!(games.len(), 4);
-    let mut rounds: Vec<&str> = games.iter().map(|g| g.header("Round")).collect();
+    let mut rounds: Vec<&str> = games.iter().map(|g| tag(g, "Round")).collect();
     rounds.sort();
     assert_eq!(rounds, ["1", "2", "3", "4"]);
+    let referee = judged(&pgn);
+    assert_eq!(referee.len(), 4);
     let mut first_points = 0.0;
-    for g in &games {
-        let mut game = Game::new(&Position::from_fen(g.header("FEN")).unwrap());
-        for m in &g.moves {
-            game.play(m).unwrap_or_else(|e| panic!("round {}: {e}", g.header("Round")));
-        }
-        assert_eq!(g.header("PlyCount"), g.moves.len().to_string());
-        let result = game.result().expect("the replayed game is over");
-        assert_eq!(result.reason.as_str(), g.header("Termination"));
-        let text = match result.winner {
-            Some(Color::Red) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        };
-        assert_eq!(g.header("Result"), text);
-        assert!(g.moves.join(" ").starts_with(g.header("Opening")));
-        let red_points = match text {
+    for (g, j) in games.iter().zip(&referee) {
+        let round = tag(g, "Round");
+        assert_eq!(j["tags"]["Round"], round);
+        assert_eq!(j["recorded_result"], tag(g, "Result"), "round {round}: {j}");
+        assert_eq!(j["result"], result_word(tag(g, "Result")), "round {round}: {j}");
+        assert_eq!(j["reason"], tag(g, "Termination"), "round {round}: {j}");
+        assert_eq!(j["unplayed"], 0, "round {round}: {j}");
+        assert_eq!(j["plies"].to_string(), tag(g, "PlyCount"), "round {round}: {j}");
+        assert_eq!(g.main_line().len().to_string(), tag(g, "PlyCount"));
+        let moves: Vec<String> = g.main_line().iter().map(|m| m.to_string()).collect();
+        assert!(moves.join(" ").starts_with(tag(g, "Opening")));
+        let red_points = match tag(g, "Result") {
             "1-0" => 1.0,
             "0-1" => 0.0,
             _ => 0.5,
         };
-        first_points += if g.header("Red") == "engine" { red_points } else { 1.0 - red_points };
+        first_points += if tag(g, "Red") == "engine" { red_points } else { 1.0 - red_points };
     }
     assert_eq!(first_points, w as f64 + d as f64 / 2.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A match of `engine` (this binary) against the fake `path` named `name`, at 500 nodes a move, with the flags
+/// `extra`; the games go to `pgn`.
+fn against_fake(path: &str, name: &str, pgn: &Path, extra: &[&str]) -> Output {
+    let (ours, theirs, name) = (format!("cmd={XQ}"), format!("cmd={path}"), format!("name={name}"));
+    let mut args = vec!["--engine", &ours, "name=engine", "--engine", &theirs, &name];
+    args.extend(extra);
+    args.extend(["--nodes", "500", "--pgn", pgn.to_str().unwrap()]);
+    run(&args)
+}
+
+/// [`against_fake`] with `--json`: the summary.
+fn against_fake_json(path: &str, name: &str, pgn: &Path, extra: &[&str]) -> serde_json::Value {
+    summary(&against_fake(path, name, pgn, &[extra, &["--json"]].concat()))
+}
+
+/// The PGN file has `games` games, every one ended by `reason` (no rule of the game), and `xiangqi game --pgn`
+/// reads and replays each one with its recorded result. Returns the results, in file order.
+fn recorded(pgn: &Path, games: usize, reason: &str) -> Vec<String> {
+    let records = records(pgn);
+    assert_eq!(records.len(), games, "{}", pgn.display());
+    let referee = judged(pgn);
+    assert_eq!(referee.len(), games);
+    for (g, j) in records.iter().zip(&referee) {
+        assert_eq!(tag(g, "Termination"), reason, "{}", pgn.display());
+        assert_eq!(j["recorded_result"], tag(g, "Result"), "{j}");
+        // No rule ended the game: the referee says it goes on, after the moves the record has.
+        assert_eq!(j["result"], "ongoing", "{j}");
+        assert_eq!(j["plies"].to_string(), tag(g, "PlyCount"), "{j}");
+    }
+    records.iter().map(|g| tag(g, "Result").to_owned()).collect()
+}
+
 #[test]
 fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
     let dir = temp_dir("fakes");
-    // e0e5 is never legal (a king moves one point); the crasher exits when asked to move; the sleeper never answers;
-    // the mute one answers `bestmove` without a move.
+    // e0e5 is never legal (a king moves one point); the crasher exits when asked to move; the mute one answers
+    // `bestmove` without a move. None of them makes the runner wait: the timeout only guards against a hang.
     let cases = [
         (
             "illegal",
@@ -182,38 +201,73 @@ fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
             "illegal-move",
         ),
         ("crash", fake_engine(&dir, "crash", "exit 3"), "crash"),
-        ("hang", fake_engine(&dir, "hang", ":"), "timeout"),
         ("mute", fake_engine(&dir, "mute", "echo bestmove"), "no-move"),
     ];
     for (name, path, reason) in cases {
         let pgn = dir.join(format!("{name}.pgn"));
-        let out = run(&[
-            "--engine",
-            &format!("cmd={XQ}"),
-            "name=engine",
-            "--engine",
-            &format!("cmd={path}"),
-            &format!("name={name}"),
-            "--nodes",
-            "500",
-            "--timeout",
-            "1",
-            "--games",
-            "4",
-            "--pgn",
-            pgn.to_str().unwrap(),
-            "--json",
-        ]);
-        let s = summary(&out);
+        let s = against_fake_json(&path, name, &pgn, &["--timeout", "60", "--games", "4"]);
         assert_eq!((s["games"].as_u64(), s["wins"].as_u64()), (Some(4), Some(4)), "{name}: {s}");
         assert_eq!(s["reasons"][reason], 4, "{name}: {s}");
-        let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
-        assert_eq!(games.len(), 4);
-        assert!(games.iter().all(|g| g.header("Termination") == reason));
-        if matches!(name, "crash" | "hang") {
-            // Every game after the first needed a new process.
+        assert_eq!(s["draw_claims"], 0, "{name}: {s}");
+        // Black wins where the fake had Red, and the other way round.
+        let mut results: Vec<String> =
+            records(&pgn).iter().map(|g| format!("{} {}", tag(g, "Red"), tag(g, "Result"))).collect();
+        results.sort();
+        let mut expected =
+            ["engine 1-0".to_owned(), "engine 1-0".to_owned(), format!("{name} 0-1"), format!("{name} 0-1")];
+        expected.sort();
+        assert_eq!(results, expected);
+        recorded(&pgn, 4, reason);
+        if name == "crash" {
+            // Every game needed a new process.
             assert!(s["restarts"].as_u64().unwrap() >= 3, "{name}: {s}");
         }
+    }
+    // The sleeper never answers `go`: it loses on the timeout, 5 s here, which bounds nothing else that waits (the
+    // handshakes and the 500-node moves of this binary take milliseconds).
+    let hang = fake_engine(&dir, "hang", ":");
+    let pgn = dir.join("hang.pgn");
+    let s = against_fake_json(&hang, "hang", &pgn, &["--timeout", "5", "--games", "2"]);
+    assert_eq!((s["games"].as_u64(), s["wins"].as_u64()), (Some(2), Some(2)), "{s}");
+    assert_eq!(s["reasons"]["timeout"], 2, "{s}");
+    assert!(s["restarts"].as_u64().unwrap() >= 1, "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// ElephantEye answers `nobestmove` in a position with legal moves when its own rules judge it drawn: a claimed
+/// draw, counted as a draw unless `--nobestmove forfeit` is asked, and counted in the summary either way.
+#[test]
+fn a_nobestmove_in_a_live_position_is_a_claimed_draw() {
+    let dir = temp_dir("claim");
+    let claim = fake_engine(&dir, "claim", "echo 'info depth 1 score 0'; echo nobestmove");
+    let pgn = dir.join("claims.pgn");
+    let s = against_fake_json(&claim, "claim", &pgn, &["--games", "4"]);
+    let wdl = |s: &serde_json::Value| (s["wins"].as_u64(), s["draws"].as_u64(), s["losses"].as_u64());
+    assert_eq!(wdl(&s), (Some(0), Some(4), Some(0)), "{s}");
+    assert_eq!((s["reasons"]["draw-claim"].as_u64(), s["draw_claims"].as_u64()), (Some(4), Some(4)), "{s}");
+    assert_eq!(recorded(&pgn, 4, "draw-claim"), ["1/2-1/2"; 4]);
+    // The same engine spoken to in UCCI, ElephantEye's protocol.
+    let ucci = against_fake_json(&claim, "claim", &pgn, &["proto=ucci", "--games", "2"]);
+    assert_eq!(wdl(&ucci), (Some(0), Some(2), Some(0)), "{ucci}");
+    assert_eq!(ucci["draw_claims"], 2, "{ucci}");
+    // As a forfeit: the claimer loses each game, and the claims are still counted.
+    let s = against_fake_json(&claim, "claim", &pgn, &["--games", "4", "--nobestmove", "forfeit"]);
+    assert_eq!(wdl(&s), (Some(4), Some(0), Some(0)), "{s}");
+    assert_eq!((s["reasons"]["draw-claim"].as_u64(), s["draw_claims"].as_u64()), (Some(4), Some(4)), "{s}");
+    let mut results: Vec<String> =
+        records(&pgn).iter().map(|g| format!("{} {}", tag(g, "Red"), tag(g, "Result"))).collect();
+    results.sort();
+    assert_eq!(results, ["claim 0-1", "claim 0-1", "engine 1-0", "engine 1-0"]);
+    // The text summary says how many claims there were and how they were counted.
+    for (flags, counted) in [
+        (&["--games", "2"][..], "2, counted as draws"),
+        (&["--games", "2", "--nobestmove", "forfeit"][..], "2, counted as the claimer's losses (--nobestmove forfeit)"),
+    ] {
+        let out = against_fake(&claim, "claim", &pgn, flags);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = format!("Draw claims (nobestmove in a position with legal moves): {counted}\n");
+        assert!(text.contains(&line) && text.contains("Ended by: draw-claim 2\n"), "{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -223,26 +277,22 @@ fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
 #[test]
 fn an_engine_that_dies_between_moves_loses() {
     let dir = temp_dir("movecrash");
-    // Plays one real move (ours, at depth 1) and exits; its opponent then thinks 200 ms, so it is surely dead when
-    // it is to move again.
+    // Plays one real move (ours, at depth 1) and exits. At fixed nodes no clock runs: however slow the machine, the
+    // move is in time, and at its next turn the engine has exited (or exits while the runner waits, which the
+    // runner sees as the same crash).
     let on_go = format!("printf '%s\\ngo depth 1\\n' \"$pos\" | {XQ} | grep -m1 '^bestmove'; exit 7");
     let fake = fake_engine(&dir, "movecrash", &on_go);
-    let out = run(&[
-        "--engine",
-        &format!("cmd={XQ}"),
-        "name=engine",
-        "--engine",
-        &format!("cmd={fake}"),
-        "name=movecrash",
-        "--st",
-        "0.2",
-        "--games",
-        "2",
-        "--json",
-    ]);
-    let s = summary(&out);
+    let pgn = dir.join("movecrash.pgn");
+    let s = against_fake_json(&fake, "movecrash", &pgn, &["--timeout", "60", "--games", "2"]);
     assert_eq!((s["games"].as_u64(), s["wins"].as_u64()), (Some(2), Some(2)), "{s}");
     assert_eq!(s["reasons"]["crash"], 2, "{s}");
+    // Each game has the fake's one move after the opening, and the engine's answers to it.
+    for g in records(&pgn) {
+        let opening = tag(&g, "Opening").split_whitespace().count();
+        let engine_red = tag(&g, "Red") == "engine";
+        // Red: the engine, the fake, the engine, and the fake is dead; Black: the fake, the engine, the fake is dead.
+        assert_eq!(g.main_line().len(), opening + if engine_red { 3 } else { 2 }, "{:?}", g.tags);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -157,3 +157,31 @@ fn analyze_writes_evaluations_marks_a_chart_and_progress() {
     assert!(!o.status.success() && stderr(&o).contains("has 1 game(s); there is no game 2"), "{}", stderr(&o));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A file that is neither PGN nor XQF (binary data: here an XQF file whose magic is lost, and a build of the
+/// binary itself) is one error saying so, from each command that reads records, not garbled text read as moves.
+#[test]
+fn a_file_that_is_no_record_is_an_error_saying_so() {
+    let dir = scratch("binary");
+    let file = dir.join("game.bin");
+    let mut bytes = std::fs::read(data("walker8088-cchess/test1.xqf")).unwrap();
+    bytes[..2].copy_from_slice(b"xx");
+    std::fs::write(&file, bytes).unwrap();
+    let path = file.to_str().unwrap();
+    let out = dir.join("out.pgn");
+    for target in [path, env!("CARGO_BIN_EXE_xiangqi")] {
+        for args in [
+            vec!["game", "--pgn", target],
+            vec!["game", "--pgn", target, "--json"],
+            vec!["convert", target, out.to_str().unwrap()],
+            vec!["analyze", target, "--depth", "1"],
+        ] {
+            let o = xiangqi(&args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+            assert_eq!(stderr(&o), format!("error: {target}: not a PGN or XQF file\n"), "{args:?}");
+            assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+        }
+    }
+    assert!(!out.exists(), "convert wrote a file");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -67,6 +67,35 @@ pub enum PlayError {
     },
 }
 
+/// A game replayed by [`Game::replay`]: the game as far as the rules let it go, and how many of the moves given
+/// came after its end.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The game: its result when it is over ([`Game::result`]), its plies and its final position.
+    pub game: Game,
+    /// The moves given after the rules ended the game, which were not played.
+    pub unplayed: usize,
+}
+
+/// A move as [`Game::replay`] takes it: a [`Move`], or its text in UCI (`h2e2`) or ICCS (`H2-E2`), read in the
+/// position it is played in.
+pub trait ReplayMove {
+    /// Plays the move in `game` ([`Game::push`] or [`Game::play`]).
+    fn play_in(self, game: &mut Game) -> Result<(), PlayError>;
+}
+
+impl ReplayMove for Move {
+    fn play_in(self, game: &mut Game) -> Result<(), PlayError> {
+        game.push(self)
+    }
+}
+
+impl ReplayMove for &str {
+    fn play_in(self, game: &mut Game) -> Result<(), PlayError> {
+        game.play(self).map(|_| ())
+    }
+}
+
 /// A game record: a start position and the moves played from it, with the rules' verdict after every move.
 ///
 /// The game is over when the side to move has no legal move (checkmate or stalemate: it loses), when a position
@@ -132,6 +161,45 @@ impl Game {
     /// A game from the start position.
     pub fn startpos() -> Game {
         Game::from_fen(START_FEN).expect("the start position is valid")
+    }
+
+    /// Replays `moves` from `start` and judges the game with `options`, as a referee would: the moves are played
+    /// one by one until the rules end the game (mate, stalemate, a judged repetition, the 60-move rule, insufficient
+    /// material); the moves given after the end are counted in [`Replay::unplayed`], not played. A move that is not
+    /// legal is an error naming its ply ([`PlayError::Illegal`]).
+    ///
+    /// ```
+    /// use xiangqi_core::rules::{JudgeOptions, Reason};
+    /// use xiangqi_core::{Color, Game, PlayError, Position};
+    ///
+    /// // Red's chariot checks from a9 and a8 in turn while the black king steps d9-d8-d9: a perpetual check,
+    /// // judged at the third occurrence of the position (ply 9); the last three moves are not played.
+    /// let start = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+    /// let moves = "a0a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9";
+    /// let replay = Game::replay(&start, moves.split_whitespace(), JudgeOptions::default()).unwrap();
+    /// let result = replay.game.result().unwrap();
+    /// assert_eq!((result.winner, result.reason), (Some(Color::Black), Reason::PerpetualCheck));
+    /// assert_eq!((replay.game.plies(), replay.unplayed), (9, 3));
+    ///
+    /// // An illegal move is an error naming its ply.
+    /// let e = Game::replay(&Position::startpos(), ["h2e2", "h9g7", "e2e9"], JudgeOptions::default()).unwrap_err();
+    /// assert!(matches!(e, PlayError::Illegal { ply: 3, .. }));
+    /// assert!(e.to_string().starts_with("ply 3: illegal move e2e9"), "{e}");
+    /// ```
+    pub fn replay<M: ReplayMove>(
+        start: &Position,
+        moves: impl IntoIterator<Item = M>,
+        options: JudgeOptions,
+    ) -> Result<Replay, PlayError> {
+        let mut game = Game::with_options(start, options);
+        let mut moves = moves.into_iter();
+        while let Some(m) = moves.next() {
+            if game.is_over() {
+                return Ok(Replay { game, unplayed: 1 + moves.count() });
+            }
+            m.play_in(&mut game)?;
+        }
+        Ok(Replay { game, unplayed: 0 })
     }
 
     /// The position the game started from.

@@ -4,7 +4,7 @@
 //! detection and legality; FEN reading in two stages (syntax in [`Setup`], possibility in
 //! [`Position::from_setup`]); moves in UCI coordinates (ranks 0-9) and ICCS, read and written, and in WXF
 //! ([`Position::wxf`]), written; and the game-end rules (mate, stalemate, repetition, perpetual check and chase,
-//! the 60-move rule) in [`Game`]. With the default feature `records`, [`record`] reads and writes game records:
+//! the 60-move rule) in [`Game`], which also replays and judges a whole game ([`Game::replay`]). With the default feature `records`, [`record`] reads and writes game records:
 //! PGN in Chinese, WXF, ICCS or UCI notation (UTF-8 or GBK), and XQF. The trait that joins an evaluation to a search,
 //! [`evaluation::Evaluator`], lives here too, so that `xiangqi-eval` and `xiangqi-search` share it without knowing
 //! each other.
@@ -43,7 +43,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, Setup, START_FEN};
-pub use game::{Game, GameResult, PlayError};
+pub use game::{Game, GameResult, PlayError, Replay, ReplayMove};
 pub use moves::{Move, MoveSyntaxError};
 pub use position::{can_stand, piece_reach, Error, KingSafety, MoveError, Position, PositionError, Reach, Validation};
 pub use types::{Color, File, ParseSquareError, Piece, PieceKind, Rank, Square};

@@ -126,6 +126,7 @@ fn gbk_files_round_trip() {
     assert_eq!(decoded.text, text);
     let file = read_pgn(&bytes, &ReadOptions::default());
     assert_eq!(file.encoding, TextEncoding::Gbk);
+    assert_eq!(file.games.len(), games.len());
     for (read, game) in file.games.iter().zip(&games) {
         assert_eq!(read.as_ref().unwrap().main_line(), game.main_line());
     }

@@ -6,7 +6,7 @@ use crate::nnue::{LoadError, Network, NnueStack};
 use crate::{Accumulator, EvalCache, Evaluate, Handcrafted};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
-use xiangqi_core::evaluation::Evaluator;
+use xiangqi_core::evaluation::{EvalSource, Evaluator, OptionDecl, OptionKind, OptionValue};
 use xiangqi_core::{Move, Position};
 
 /// The network built into the library (`networks/default.nnue`): trained by this workspace's own pipeline on its
@@ -88,6 +88,118 @@ impl EvalChoice {
     }
 }
 
+/// `EvalChoice` as an engine's source of evaluators, without options.
+impl EvalSource for EvalChoice {
+    type Eval = EngineEval;
+
+    fn for_search(&self, pos: &Position) -> EngineEval {
+        EngineEval::with(self, pos)
+    }
+
+    fn describe(&self) -> String {
+        EvalChoice::describe(self)
+    }
+}
+
+/// The evaluator options of a playing engine, `Use NNUE` and `EvalFile` (the network, kept while `Use NNUE` is off).
+pub const EVAL_OPTIONS: [OptionDecl; 2] = [
+    OptionDecl {
+        name: "Use NNUE",
+        ucci: None,
+        kind: OptionKind::Check { default: true },
+        doc: "Search with the network (on) or the handcrafted evaluator (off).",
+    },
+    OptionDecl {
+        name: "EvalFile",
+        ucci: None,
+        kind: OptionKind::Text { default: EMBEDDED_NAME },
+        doc: "The network file (<embedded>: the built-in network).",
+    },
+];
+
+/// The evaluator a playing engine's options choose ([`EVAL_OPTIONS`]): the network of `EvalFile` when `Use NNUE`
+/// is on (the default, with the built-in network), else the handcrafted evaluator.
+///
+/// ```
+/// use xiangqi_core::evaluation::{EvalSource, OptionValue};
+/// use xiangqi_eval::{EvalChoice, EvalSettings};
+///
+/// let mut eval = EvalSettings::default();
+/// assert!(matches!(eval.choice(), EvalChoice::Nnue(_)));
+/// eval.set_option("Use NNUE", &OptionValue::Check(false)).unwrap();
+/// assert_eq!(eval.describe(), "handcrafted");
+/// assert!(eval.set_option("EvalFile", &OptionValue::Text("no/such.nnue".into())).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct EvalSettings {
+    /// Option `Use NNUE`.
+    pub use_nnue: bool,
+    /// Option `EvalFile`: the file's name as given, and its network.
+    pub network: (String, Arc<Network>),
+}
+
+impl Default for EvalSettings {
+    fn default() -> EvalSettings {
+        EvalSettings { use_nnue: true, network: (EMBEDDED_NAME.to_owned(), embedded_network()) }
+    }
+}
+
+impl From<EvalChoice> for EvalSettings {
+    fn from(choice: EvalChoice) -> EvalSettings {
+        match choice {
+            EvalChoice::Handcrafted => EvalSettings { use_nnue: false, ..EvalSettings::default() },
+            EvalChoice::Nnue(net) => EvalSettings { use_nnue: true, network: ("<given>".to_owned(), net) },
+        }
+    }
+}
+
+impl EvalSettings {
+    /// The evaluator in use.
+    pub fn choice(&self) -> EvalChoice {
+        if self.use_nnue {
+            EvalChoice::Nnue(self.network.1.clone())
+        } else {
+            EvalChoice::Handcrafted
+        }
+    }
+}
+
+impl EvalSource for EvalSettings {
+    type Eval = EngineEval;
+
+    fn for_search(&self, pos: &Position) -> EngineEval {
+        EngineEval::with(&self.choice(), pos)
+    }
+
+    fn options(&self) -> &'static [OptionDecl] {
+        &EVAL_OPTIONS
+    }
+
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<Option<String>, String> {
+        match (name, value) {
+            ("Use NNUE", OptionValue::Check(on)) => self.use_nnue = *on,
+            ("EvalFile", OptionValue::Text(name)) if name == EMBEDDED_NAME => {
+                self.network = (EMBEDDED_NAME.to_owned(), embedded_network());
+                return Ok(Some("the built-in network is loaded".to_owned()));
+            }
+            ("EvalFile", OptionValue::Text(path)) => {
+                let net = Network::load(Path::new(path)).map_err(|e| format!("{e}; the evaluator is unchanged"))?;
+                let shown: String = path.chars().take(200).collect();
+                let cut = if shown.len() < path.len() { "..." } else { "" };
+                let said = format!("loaded network {shown}{cut} (hidden {}, hash {:016x})", net.hidden(), net.hash());
+                self.network = (path.clone(), Arc::new(net));
+                return Ok(Some(said));
+            }
+            _ => return Err(format!("unknown option {name:?}")),
+        }
+        Ok(None)
+    }
+
+    fn describe(&self) -> String {
+        self.choice().describe()
+    }
+}
+
 /// The state of the evaluation in use. The handcrafted accumulator stays inline: the search's hottest path is not
 /// given a pointer to follow.
 #[allow(clippy::large_enum_variant)]
@@ -103,7 +215,7 @@ enum State {
 /// nodes with or without it.
 ///
 /// ```
-/// use xiangqi_core::evaluation::Evaluator;
+/// use xiangqi_core::evaluation::{EvalSource, Evaluator, OptionDecl, OptionKind, OptionValue};
 /// use xiangqi_core::Position;
 /// use xiangqi_eval::{EngineEval, EvalChoice, Evaluate, Handcrafted};
 ///

@@ -74,7 +74,9 @@ mod score;
 mod weights;
 
 pub use cache::{EvalCache, DEFAULT_EVAL_CACHE_SLOTS};
-pub use engine::{embedded_network, EngineEval, EvalChoice, EMBEDDED_NAME, EMBEDDED_NETWORK};
+pub use engine::{
+    embedded_network, EngineEval, EvalChoice, EvalSettings, EMBEDDED_NAME, EMBEDDED_NETWORK, EVAL_OPTIONS,
+};
 pub use handcrafted::{Accumulator, Handcrafted, PsqState, Term, Trace, DEFAULT_LAZY_MARGIN};
 pub use score::TaperedScore;
 pub use weights::{Pst, Weights, WrongLength};

@@ -1,14 +1,11 @@
-//! The bench: the engine searches a fixed set of positions to a fixed depth, each with a cleared table. The total
+//! The bench: the engine ([`SearchEngine`]) searches a fixed set of positions to a fixed depth, each with a cleared table. The total
 //! node count is the search's signature (`xiangqi bench`, and a snapshot in the tests), so that every change to the
 //! search or the evaluation shows up as a reviewed change; the time gives nodes per second.
 
 use crate::game::Evaluator;
 use crate::limits::Limits;
-use crate::smp::SearchPool;
-use crate::tt::TranspositionTable;
 use crate::variants::VariantSpec;
-use crate::EngineError;
-use std::sync::Arc;
+use crate::{EngineError, SearchEngine};
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;
 
@@ -69,18 +66,20 @@ pub fn bench<E: Evaluator + Send>(
     threads: usize,
     make_eval: impl Fn(&Position) -> E + Sync,
 ) -> Result<BenchResult, EngineError> {
-    let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
-    let pool = SearchPool::new(threads)?;
+    let mut engine = SearchEngine::new(make_eval)?;
+    engine.set_variant(*spec);
+    engine.set_hash(hash_mb)?;
+    engine.set_threads(threads)?;
     // Faulted in before the clock starts: bench measures the search, not the operating system.
-    tt.prefault();
+    engine.table().prefault();
     let start = Instant::now();
     let mut nodes = Vec::new();
     let mut best = Vec::new();
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        tt.clear();
+        engine.new_game();
         let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
-        let r = pool.search(spec, &pos, &make_eval, &limits, tt.clone(), None, |_| {});
+        let r = engine.search(&pos, &limits);
         nodes.push(r.stats.nodes());
         best.push(r.best_move.map_or("(none)".to_owned(), |m| m.to_string()));
     }

@@ -1,22 +1,28 @@
 //! The playing engine as one value: [`SearchEngine`] keeps a variant (the [`crate::Engine`] composition by
-//! default), a transposition table, the search threads (Lazy SMP) and what earlier searches of the game learnt
-//! about move ordering, and builds an evaluator for each thread with the function it was given. It never names a
-//! concrete evaluator: `xiangqi-eval`'s `EvalChoice::for_search` (or any function returning an [`Evaluator`]) is
-//! passed in.
+//! default), a transposition table, the search threads (Lazy SMP), what earlier searches of the game learnt about
+//! move ordering, the evaluator's source and the options ([`crate::options`]). [`SearchEngine::go`] starts a search
+//! and returns its [`SearchHandle`] at once; [`SearchEngine::search`] waits for the result. It never names a
+//! concrete evaluator: it is generic over an [`EvalSource`] (`xiangqi-eval`'s `EvalSettings` or `EvalChoice`, or any
+//! function returning an [`Evaluator`](crate::Evaluator)), whose options it lists after its own.
 
-use crate::game::{Evaluator, FastPaths};
-use crate::limits::Limits;
+use crate::game::FastPaths;
+use crate::handle::{Control, GoMode, Info, Listener, MarkDone, SearchHandle};
+use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
+use crate::options::{self, EngineSettings, OptionDecl, OptionValue, ENGINE_OPTIONS};
 use crate::smp::SearchPool;
 use crate::stats::SearchResult;
 use crate::tt::{TableAllocError, TranspositionTable};
-use crate::variants::VariantSpec;
+use crate::variants::{RunSetup, VariantSpec};
 use std::marker::PhantomData;
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+use xiangqi_core::evaluation::EvalSource;
 use xiangqi_core::Position;
 
-/// The table size a [`SearchEngine`] starts with, in megabytes (Stockfish's default `Hash`).
-pub const DEFAULT_HASH_MB: usize = 16;
+/// The table size a [`SearchEngine`] starts with, in megabytes (the `Hash` option's default).
+pub const DEFAULT_HASH_MB: usize = options::HASH.spin().0 as usize;
 
 /// The variant the engine plays: every technique of the playing engine.
 pub const ENGINE_VARIANT: &str = "engine";
@@ -32,17 +38,17 @@ pub enum EngineError {
     Threads(#[from] rayon::ThreadPoolBuildError),
 }
 
-/// The playing engine: variant, transposition table, search threads and move-ordering memory, with a function
-/// that builds each thread's evaluator for the position searched (`make_eval`, e.g. `xiangqi-eval`'s
-/// `EvalChoice::for_search`). Searches of one game share the table and the memory; [`SearchEngine::new_game`]
-/// forgets them. With one thread (the default) searches are reproducible node for node.
+/// The playing engine: variant, transposition table, search threads, move-ordering memory and the source of each
+/// thread's evaluator (`source`, e.g. `xiangqi-eval`'s `EvalChoice`). Searches of one game share the table and the
+/// memory; [`SearchEngine::new_game`] forgets them. With one thread (the default) searches are reproducible node
+/// for node.
 ///
 /// ```
 /// use std::time::Duration;
 /// use xiangqi_core::{evaluation::Evaluator, PieceKind, Position};
-/// use xiangqi_search::{Limits, SearchEngine};
+/// use xiangqi_search::{GoMode, Limits, SearchEngine};
 ///
-/// struct Material; // a stand-in; `xiangqi_eval::EvalChoice::for_search` gives the engine's evaluators
+/// struct Material; // a stand-in; `xiangqi_eval::EvalChoice` gives the engine's evaluators
 /// impl Evaluator for Material {
 ///     fn evaluate(&mut self, pos: &Position) -> i32 {
 ///         let us = pos.turn();
@@ -54,72 +60,106 @@ pub enum EngineError {
 /// let r = engine.search(&pos, &Limits::movetime(Duration::from_millis(100)));
 /// assert!(pos.is_legal(r.best_move.unwrap()));
 /// engine.set_threads(2).unwrap();
-/// assert!(engine.search(&pos, &Limits::depth(4)).best_move.is_some());
+/// // A search of its own: reports as it goes, stopped from here.
+/// let handle = engine.go(&pos, Limits::default(), GoMode::default());
+/// let first = handle.reports().next().unwrap();
+/// assert!(first.result.depth >= 1);
+/// handle.stop();
+/// assert!(pos.is_legal(handle.wait().best_move.unwrap()));
 /// ```
-pub struct SearchEngine<F, G = Position> {
+pub struct SearchEngine<S, G = Position> {
     spec: VariantSpec,
+    settings: EngineSettings,
     tt: Arc<TranspositionTable>,
-    pool: SearchPool,
+    pool: Arc<SearchPool>,
     memory: Arc<SearchMemory>,
-    make_eval: F,
+    source: Arc<S>,
+    /// The last search started with `go`, stopped before the next search starts.
+    last: Option<Arc<Control>>,
     game: PhantomData<fn(&G)>,
 }
 
-impl<F, G> std::fmt::Debug for SearchEngine<F, G> {
+impl<S, G> std::fmt::Debug for SearchEngine<S, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SearchEngine")
             .field("spec", &self.spec)
+            .field("settings", &self.settings)
             .field("hash_mb", &self.tt.size_mb())
             .field("threads", &self.pool.threads())
             .finish_non_exhaustive()
     }
 }
 
-impl<F, G, E> SearchEngine<F, G>
+impl<S, G> SearchEngine<S, G>
 where
     G: FastPaths + Clone + Send + Sync,
     G::Move: Send,
-    F: Fn(&G) -> E + Sync,
-    E: Evaluator<G, G::Move> + Send,
+    S: EvalSource<G, G::Move> + Sync,
+    S::Eval: Send,
 {
-    /// The [`crate::Engine`] variant with a [`DEFAULT_HASH_MB`] table on one thread, evaluating with what
-    /// `make_eval` builds.
+    /// The [`crate::Engine`] variant with a [`DEFAULT_HASH_MB`] table on one thread, every option at its default,
+    /// evaluating with what `source` builds.
     ///
     /// # Errors
     /// When the table's memory or the search thread cannot be had.
-    pub fn new(make_eval: F) -> Result<Self, EngineError> {
+    pub fn new(source: S) -> Result<Self, EngineError> {
+        let settings = EngineSettings::default();
         Ok(SearchEngine {
-            spec: ENGINE_VARIANT.parse().expect("the engine variant parses"),
-            tt: Arc::new(TranspositionTable::try_new(DEFAULT_HASH_MB)?),
-            pool: SearchPool::new(1)?,
+            spec: settings.variant.parse().expect("the engine variant parses"),
+            tt: Arc::new(TranspositionTable::try_new(settings.hash_mb)?),
+            pool: Arc::new(SearchPool::new(settings.threads)?),
             memory: Arc::new(SearchMemory::new()),
-            make_eval,
+            source: Arc::new(source),
+            last: None,
+            settings,
             game: PhantomData,
         })
     }
 
-    /// Searches `game` within `limits` on the engine's threads, deepening iteratively.
+    /// Searches `game` within `limits` on the engine's threads and waits for the result. With one thread and only a
+    /// depth limit (`limits.iterative` off) it is one fixed-depth pass, as [`VariantSpec::run`]; otherwise it deepens
+    /// iteratively. [`SearchEngine::go`] runs a search in the background instead.
     pub fn search(&mut self, game: &G, limits: &Limits) -> SearchResult<G::Move> {
         self.search_reporting(game, limits, |_| {})
     }
 
-    /// [`SearchEngine::search`] calling `on_iteration` with the result of each completed iteration (what a UCI
-    /// engine prints as `info` lines).
+    /// [`SearchEngine::search`] calling `on_iteration` with the result of each completed iteration.
     pub fn search_reporting(
         &mut self,
         game: &G,
         limits: &Limits,
         on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move> {
-        self.pool.search(
-            &self.spec,
-            game,
-            &self.make_eval,
-            limits,
-            self.tt.clone(),
-            Some(self.memory.clone()),
-            on_iteration,
-        )
+        self.stop_last();
+        let spec = self.playing_spec();
+        let source = &*self.source;
+        if self.pool.threads() == 1 && !limits.iterative() {
+            let setup =
+                RunSetup { tt: Some(self.tt.clone()), options: None, memory: Some(self.memory.clone()), thread: 0 };
+            return self
+                .pool
+                .run(|| spec.run_with(game.clone(), source.for_search(game), limits, &setup, on_iteration));
+        }
+        let make_eval = |g: &G| source.for_search(g);
+        self.pool.search(&spec, game, make_eval, limits, self.tt.clone(), Some(self.memory.clone()), on_iteration)
+    }
+
+    /// Stops the last search started with `go` if it still runs, and waits until it no longer uses the threads.
+    fn stop_last(&mut self) {
+        if let Some(last) = self.last.take() {
+            last.stop();
+            while !last.done.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+
+    /// The variant as searched: the `Variant` option's with the `MultiPV` option's lines (the one place where the
+    /// engine's options reach the variant's).
+    fn playing_spec(&self) -> VariantSpec {
+        let mut spec = self.spec;
+        spec.options.multipv = self.settings.multipv;
+        spec
     }
 
     /// Forgets what earlier searches learnt (the table and the move-ordering memory): the next search is that of a
@@ -129,17 +169,27 @@ where
         self.memory.clear();
     }
 
+    /// Forgets what earlier searches learnt about move ordering, keeping the table: the next search orders its
+    /// moves as a first search does (an analysis of unrelated positions, self-play that reproduces its games).
+    pub fn forget_ordering(&mut self) {
+        self.memory.clear();
+    }
+
     /// Plays `spec` instead (e.g. `"engine+no-lmr".parse()`, or a textbook variant).
     pub fn set_variant(&mut self, spec: VariantSpec) {
+        self.settings.variant = spec.to_string();
         self.spec = spec;
     }
 
-    /// A new, empty table of `mb` megabytes; on an error the old table is kept.
+    /// A new, empty table of `mb` megabytes, faulted in on a background thread; on an error the old table is kept.
     ///
     /// # Errors
     /// When the memory cannot be had.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), EngineError> {
-        self.tt = Arc::new(TranspositionTable::try_new(mb)?);
+        let tt = Arc::new(TranspositionTable::try_new(mb)?);
+        tt.prefault_in_background();
+        self.tt = tt;
+        self.settings.hash_mb = mb;
         Ok(())
     }
 
@@ -148,13 +198,26 @@ where
     /// # Errors
     /// When the system refuses to start the threads.
     pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
-        self.pool = SearchPool::new(threads)?;
+        if threads != self.pool.threads() {
+            self.pool = Arc::new(SearchPool::new(threads)?);
+        }
+        self.settings.threads = threads.max(1);
         Ok(())
     }
 
-    /// Evaluates with what `make_eval` builds from now on.
-    pub fn set_evaluator(&mut self, make_eval: F) {
-        self.make_eval = make_eval;
+    /// Searches and reports `lines` principal variations (at least one).
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.settings.multipv = lines.max(1);
+    }
+
+    /// Evaluates with what `source` builds from now on.
+    pub fn set_evaluator(&mut self, source: S) {
+        self.source = Arc::new(source);
+    }
+
+    /// The source of the evaluators.
+    pub fn evaluator(&self) -> &S {
+        &self.source
     }
 
     /// The variant searched.
@@ -170,5 +233,145 @@ where
     /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.pool.threads()
+    }
+
+    /// The values of the engine's own options.
+    pub fn settings(&self) -> &EngineSettings {
+        &self.settings
+    }
+
+    /// Every option, in the order UCI lists them: the engine's ([`ENGINE_OPTIONS`]), then the evaluator's.
+    pub fn options(&self) -> Vec<OptionDecl> {
+        ENGINE_OPTIONS.iter().chain(self.source.options()).copied().collect()
+    }
+
+    /// The option of UCI name `name` (without regard to case).
+    pub fn option(&self, name: &str) -> Option<OptionDecl> {
+        self.options().into_iter().find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+}
+
+impl<S, G> SearchEngine<S, G>
+where
+    G: FastPaths + Clone + Send + Sync,
+    G::Move: Send,
+    S: EvalSource<G, G::Move> + Sync + Clone,
+    S::Eval: Send,
+{
+    /// Sets the option `decl` (one of [`SearchEngine::options`]) to `value`, checked with [`OptionDecl::parse`]. `Ok`
+    /// may carry a message for the user (the evaluator's: what was loaded); on an error nothing changes.
+    ///
+    /// ```
+    /// use xiangqi_core::{evaluation::Evaluator, Position};
+    /// use xiangqi_search::{options, SearchEngine};
+    /// # struct Zero;
+    /// # impl Evaluator for Zero { fn evaluate(&mut self, _: &Position) -> i32 { 0 } }
+    /// let mut engine = SearchEngine::new(|_: &Position| Zero).unwrap();
+    /// let hash = engine.option("hash").unwrap();
+    /// engine.set_option(&hash, &hash.parse("Hash", Some("32")).unwrap()).unwrap();
+    /// assert_eq!(engine.table().size_mb(), 32);
+    /// let variant = options::VARIANT;
+    /// assert!(engine.set_option(&variant, &variant.parse("Variant", Some("pvs+bogus")).unwrap()).is_err());
+    /// assert_eq!(engine.settings().variant, "engine");
+    /// ```
+    ///
+    /// # Errors
+    /// When the setting cannot be made (a table too large for the memory, threads the system refuses, a variant
+    /// that does not parse, the evaluator's errors) or the option is none of the engine's.
+    pub fn set_option(&mut self, decl: &OptionDecl, value: &OptionValue) -> Result<Option<String>, String> {
+        let spin = || match value {
+            OptionValue::Spin(n) => Ok(*n),
+            other => Err(format!("option {}: {other:?} is not a number", decl.name)),
+        };
+        let check = || match value {
+            OptionValue::Check(b) => Ok(*b),
+            other => Err(format!("option {}: {other:?} is not true or false", decl.name)),
+        };
+        let name = decl.name;
+        if name == options::HASH.name {
+            self.set_hash(spin()? as usize).map_err(|e| e.to_string())?;
+        } else if name == options::THREADS.name {
+            let threads = spin()? as usize;
+            self.set_threads(threads).map_err(|e| format!("cannot start {threads} search threads: {e}"))?;
+        } else if name == options::MULTIPV.name {
+            self.set_multipv(spin()? as usize);
+        } else if name == options::CLEAR_HASH.name {
+            self.tt.clear();
+        } else if name == options::MOVE_OVERHEAD.name {
+            self.settings.move_overhead = Duration::from_millis(spin()? as u64);
+        } else if name == options::PONDER.name {
+            self.settings.ponder = check()?;
+        } else if name == options::LENIENT.name {
+            self.settings.lenient = check()?;
+        } else if name == options::VARIANT.name {
+            let OptionValue::Text(text) = value else { return Err(format!("option {name} needs a variant")) };
+            self.spec = text.parse::<VariantSpec>().map_err(|e| e.to_string())?;
+            self.settings.variant = text.clone();
+        } else if self.source.options().iter().any(|o| o.name == name) {
+            let mut source = (*self.source).clone();
+            let said = source.set_option(name, value)?;
+            self.source = Arc::new(source);
+            return Ok(said);
+        } else {
+            return Err(format!("unknown option {name:?}"));
+        }
+        Ok(None)
+    }
+}
+
+impl<S, G> SearchEngine<S, G>
+where
+    G: FastPaths + Clone + Send + Sync + 'static,
+    G::Move: Clone + Send + 'static,
+    S: EvalSource<G, G::Move> + Send + Sync + 'static,
+    S::Eval: Send,
+{
+    /// Starts a search of `game` within `limits` on the engine's threads and returns at once. The handle stops it,
+    /// passes `ponderhit`, hands out one [`Info`] per completed iteration ([`SearchHandle::try_report`],
+    /// [`SearchHandle::reports`]) and waits for the result. The search always deepens iteratively; the clock of
+    /// `limits` starts at `limits.start` when given (the moment a UCI `go` arrived), else now. The search uses the
+    /// table, threads, evaluator and options the engine has now; changing them later does not reach it. One search
+    /// runs at a time: a search still running when another starts is stopped first (its handle gets its result).
+    pub fn go(&mut self, game: &G, limits: Limits, mode: GoMode) -> SearchHandle<G::Move> {
+        let (tx, rx) = mpsc::channel();
+        let mut handle = self.go_with(game, limits, mode, tx);
+        handle.reports = Some(rx);
+        handle
+    }
+
+    /// [`SearchEngine::go`] telling `listener`, on the search's thread, of each iteration and of the result (a UCI
+    /// loop prints its `info` and `bestmove` lines there); the handle then has no reports of its own.
+    pub fn go_with(
+        &mut self,
+        game: &G,
+        limits: Limits,
+        mode: GoMode,
+        mut listener: impl Listener<G::Move>,
+    ) -> SearchHandle<G::Move> {
+        self.stop_last();
+        let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
+        signals.ponder.store(mode.ponder, Ordering::Release);
+        let control = Arc::new(Control { signals: signals.clone(), ..Control::default() });
+        let start = limits.start.unwrap_or_else(Instant::now);
+        let limits = Limits { signals: Some(signals), iterative: true, start: Some(start), ..limits };
+        let (spec, game, pool) = (self.playing_spec(), game.clone(), self.pool.clone());
+        let (tt, memory, source) = (self.tt.clone(), self.memory.clone(), self.source.clone());
+        let ctl = control.clone();
+        self.last = Some(control.clone());
+        let thread = std::thread::Builder::new().name("search-control".to_owned()).spawn(move || {
+            let _done = MarkDone(ctl.clone());
+            let make_eval = |g: &G| source.for_search(g);
+            let report = |r: &SearchResult<G::Move>| {
+                let nodes = ctl.signals.nodes.load(Ordering::Relaxed).max(r.stats.nodes());
+                let info = Info { result: r.clone(), nodes, elapsed: start.elapsed(), hashfull: tt.hashfull() };
+                listener.iteration(&info);
+            };
+            let result = pool.search(&spec, &game, make_eval, &limits, tt.clone(), Some(memory), report);
+            ctl.hold_then_finish(mode);
+            listener.finished(&result);
+            result
+        });
+        let thread = thread.expect("the system starts a thread");
+        SearchHandle { control, reports: None, thread: Some(thread) }
     }
 }

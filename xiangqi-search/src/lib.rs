@@ -18,21 +18,25 @@
 //! a concrete evaluator: it is given one, or a function that builds one per thread.
 //!
 //! The playing engine in a few lines: [`SearchEngine`] holds the [`Engine`] composition, the transposition table,
-//! the Lazy SMP threads and the move-ordering memory of a game, with time management from a [`Clock`];
-//! `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental, cached).
+//! the Lazy SMP threads, the move-ordering memory of a game, the evaluator's source and the options ([`options`]),
+//! with time management from a [`Clock`]; `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental,
+//! cached). [`SearchEngine::go`] returns a [`SearchHandle`] at once: reports as the search deepens, a stop from any
+//! thread, the result.
 //!
 //! ```
 //! use std::time::Duration;
 //! use xiangqi_core::Position;
 //! use xiangqi_eval::EvalChoice;
-//! use xiangqi_search::{Limits, SearchEngine};
+//! use xiangqi_search::{GoMode, Limits, SearchEngine};
 //!
-//! let eval = EvalChoice::Handcrafted; // or EvalChoice::load("net.nnue".as_ref())?
-//! let mut engine = SearchEngine::new(|p: &Position| eval.for_search(p)).unwrap();
+//! let mut engine = SearchEngine::new(EvalChoice::Handcrafted).unwrap(); // or EvalChoice::load("net.nnue".as_ref())?
 //! let pos = Position::from_fen("4k4/9/9/9/5r3/9/9/9/9/3K1R3 w").unwrap();
-//! let r = engine.search(&pos, &Limits::movetime(Duration::from_millis(200)));
+//! let search = engine.go(&pos, Limits::default(), GoMode { infinite: true, ponder: false }); // returns at once
+//! let stopper = search.stopper(); // Send + Sync: a stop from another thread or task
+//! std::thread::spawn(move || { std::thread::sleep(Duration::from_millis(200)); stopper.stop() });
+//! for info in search.reports() { assert!(info.result.depth >= 1) } // one per iteration (`try_report` polls)
+//! let r = search.wait();
 //! assert_eq!(r.best_move.unwrap().to_string(), "f0f5"); // the chariot takes the undefended chariot
-//! assert_eq!(r.pv[0], r.best_move.unwrap());
 //! ```
 //!
 //! The textbook algorithms, each alone, compared on the same tree with a material-only evaluator:
@@ -66,10 +70,12 @@
 pub mod bench;
 mod engine;
 mod game;
+mod handle;
 mod limits;
 mod memory;
 pub mod movepick;
 mod node;
+pub mod options;
 pub mod policy;
 pub mod record;
 mod searcher;
@@ -86,6 +92,7 @@ pub use game::{
     mated_in, Evaluator, FastPaths, GameTree, GenType, MoveBuf, Rule, Score, SimpleGame, INFINITY, MATE, MATE_BOUND,
     MAX_PLY,
 };
+pub use handle::{GoMode, Info, Listener, SearchHandle, Stopper};
 pub use limits::{Clock, Limits, SearchOptions, Signals};
 pub use memory::SearchMemory;
 pub use policy::{
@@ -101,6 +108,7 @@ pub use stats::{Line, SearchResult, Stats};
 pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, FormKind, RunSetup, VariantError, VariantSpec, PARTS, PRESETS};
+pub use xiangqi_core::evaluation::EvalSource;
 
 /// Two-sided minimax.
 pub type Minimax = Compose<MinimaxForm>;

@@ -111,6 +111,11 @@ impl SearchPool {
         self.threads
     }
 
+    /// Runs `f` on one of this pool's threads (with a [`SEARCH_STACK`] stack) and returns what it returns.
+    pub(crate) fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
     /// [`search_smp_remembering`] on this pool's threads: the main thread and `threads - 1` helpers. With one
     /// thread this is exactly the single-threaded search (reproducible node counts).
     #[allow(clippy::too_many_arguments)]

@@ -1,15 +1,15 @@
 //! Playing the games of a match: the schedule, one game between two engine processes, and the workers that play
 //! `concurrency` games at a time.
 
-use super::elo::{Pentanomial, Sprt, SprtState, Trinomial};
-use super::engine::{BestMove, EngineConfig, EngineProcess, ProcessError, Protocol, MATE_SCORE};
-use super::openings::Opening;
-use super::pgn::PlayedGame;
+use crate::elo::{Pentanomial, Sprt, SprtState, Trinomial};
+use crate::engine::{BestMove, EngineConfig, EngineProcess, ProcessError, Protocol, MATE_SCORE};
+use crate::game::{PlayedGame, Termination};
+use crate::openings::Opening;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
-use xiangqi_core::Color;
+use xiangqi_core::{Color, Move};
 
 /// How long each engine may think.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,19 +31,68 @@ pub enum TimeControl {
     Depth(u32),
 }
 
+/// The form of a clock's text, as [`TimeControl::parse_clock`] takes it.
+pub const CLOCK_FORM: &str = "[moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1";
+
+/// Why a text is not a clock ([`TimeControl::parse_clock`]); each message starts with the text and ends with the
+/// form expected ([`CLOCK_FORM`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    /// The moves before `/` are not a whole number from 1 up (to 4294967295).
+    #[error("{text:?}: the moves per period {moves:?} are not a whole number from 1 up; expected {CLOCK_FORM}")]
+    Moves {
+        /// The whole text.
+        text: String,
+        /// The moves as given.
+        moves: String,
+    },
+    /// The time or the increment is not a finite number of seconds, 0 or more.
+    #[error("{text:?}: the {part} {value:?} is not a number of seconds; expected {CLOCK_FORM}")]
+    Seconds {
+        /// The whole text.
+        text: String,
+        /// `time` or `increment`.
+        part: &'static str,
+        /// The part as given.
+        value: String,
+    },
+    /// The time is 0: no move could be made in it.
+    #[error("{text:?}: the time must be above 0; expected {CLOCK_FORM}")]
+    NoTime {
+        /// The whole text.
+        text: String,
+    },
+}
+
 impl TimeControl {
-    /// Parses `[moves/]seconds[+increment]`, e.g. `40/60+0.5`, `10+0.1`, `30`.
-    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
-        let err = || format!("--tc {text:?}: expected [moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1");
+    /// Parses `[moves/]seconds[+increment]`, e.g. `40/60+0.5`, `10+0.1`, `30`: the time above 0, the increment 0
+    /// or more.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xiangqi_match::{ClockError, TimeControl};
+    ///
+    /// let tc = TimeControl::parse_clock("40/60+0.5").unwrap();
+    /// let (base, inc) = (Duration::from_secs(60), Duration::from_millis(500));
+    /// assert_eq!(tc, TimeControl::Clock { moves: Some(40), base, inc });
+    /// assert_eq!(TimeControl::parse_clock("0+1"), Err(ClockError::NoTime { text: "0+1".to_owned() }));
+    /// ```
+    pub fn parse_clock(text: &str) -> Result<TimeControl, ClockError> {
         let (moves, rest) = match text.split_once('/') {
-            Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?), r),
+            Some((m, r)) => {
+                let bad = || ClockError::Moves { text: text.to_owned(), moves: m.to_owned() };
+                (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?), r)
+            }
             None => (None, text),
         };
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-        let secs = |t: &str| t.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(err);
-        let (base, inc) = (secs(base)?, secs(inc)?);
+        let secs = |part: &'static str, t: &str| {
+            let bad = || ClockError::Seconds { text: text.to_owned(), part, value: t.to_owned() };
+            t.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(bad)
+        };
+        let (base, inc) = (secs("time", base)?, secs("increment", inc)?);
         if base <= 0.0 {
-            return Err(err());
+            return Err(ClockError::NoTime { text: text.to_owned() });
         }
         Ok(TimeControl::Clock { moves, base: Duration::from_secs_f64(base), inc: Duration::from_secs_f64(inc) })
     }
@@ -109,23 +158,44 @@ pub struct DrawAdjudication {
     pub score: i32,
 }
 
-/// Parses `key=value` words into numbers for the keys named.
-pub fn parse_keys(flag: &str, words: &[String], keys: &[&str]) -> Result<Vec<i64>, String> {
-    let mut values = vec![None; keys.len()];
-    for w in words.iter().flat_map(|w| w.split_whitespace()) {
-        let (k, v) = w.split_once('=').ok_or_else(|| format!("{flag}: expected key=value, found {w:?}"))?;
-        let i = keys
-            .iter()
-            .position(|&x| x == k)
-            .ok_or_else(|| format!("{flag}: unknown key {k:?} ({})", keys.join(", ")))?;
-        values[i] = Some(
-            v.parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| format!("{flag} {k}: {v:?} is not a number"))?,
-        );
-    }
-    keys.iter().zip(values).map(|(k, v)| v.ok_or_else(|| format!("{flag} needs {k}=..."))).collect()
+/// What a UCCI `nobestmove` in a position with legal moves counts as ([`Termination::DrawClaim`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NoBestMove {
+    /// A draw: the engine's claim that its own rules draw the position is accepted.
+    #[default]
+    Draw,
+    /// The claiming engine's loss: the claim is refused, as the rules of this crate see a game that goes on.
+    Forfeit,
 }
 
-/// Everything a match needs, checked.
+/// A text that is neither `draw` nor `forfeit` ([`NoBestMove`]'s `FromStr`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: expected draw or forfeit")]
+pub struct ParseNoBestMoveError(pub String);
+
+impl std::str::FromStr for NoBestMove {
+    type Err = ParseNoBestMoveError;
+
+    /// `draw` or `forfeit`.
+    fn from_str(text: &str) -> Result<NoBestMove, ParseNoBestMoveError> {
+        match text {
+            "draw" => Ok(NoBestMove::Draw),
+            "forfeit" => Ok(NoBestMove::Forfeit),
+            _ => Err(ParseNoBestMoveError(text.to_owned())),
+        }
+    }
+}
+
+impl std::fmt::Display for NoBestMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoBestMove::Draw => "draw",
+            NoBestMove::Forfeit => "forfeit",
+        })
+    }
+}
+
+/// Everything a match needs. [`MatchSettings::new`] gives the defaults; the fields are public, to be set as wanted.
 #[derive(Debug, Clone)]
 pub struct MatchSettings {
     /// Two or more engines.
@@ -148,8 +218,34 @@ pub struct MatchSettings {
     pub margin: Duration,
     /// Longest wait for an answer that no clock bounds (handshake, readiness, fixed-node or fixed-depth moves).
     pub timeout: Duration,
-    /// The `Event` header.
+    /// The `Event` tag of the records.
     pub event: String,
+    /// What a UCCI `nobestmove` in a live position counts as.
+    pub nobestmove: NoBestMove,
+}
+
+impl MatchSettings {
+    /// A match of `engines` at `tc` with the defaults: the built-in openings, each with both colours for every
+    /// pairing of engines, one game at a time, no adjudication by score, no SPRT, 100 ms of grace on a clock, 30 s
+    /// for an answer no clock bounds, the event `xiangqi match`, a `nobestmove` counted as a draw.
+    pub fn new(engines: Vec<EngineConfig>, tc: TimeControl) -> MatchSettings {
+        let openings = crate::openings::builtin();
+        let pairings = engines.len() * engines.len().saturating_sub(1) / 2;
+        MatchSettings {
+            games: 2 * openings.len() * pairings,
+            engines,
+            tc,
+            openings,
+            concurrency: 1,
+            resign: None,
+            draw: None,
+            sprt: None,
+            margin: Duration::from_millis(100),
+            timeout: Duration::from_secs(30),
+            event: "xiangqi match".to_owned(),
+            nobestmove: NoBestMove::Draw,
+        }
+    }
 }
 
 /// One scheduled game.
@@ -184,6 +280,37 @@ struct Finished {
     restarts: usize,
 }
 
+/// One engine's line of the match table.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Standing {
+    /// Points: 1 a win, ½ a draw.
+    pub points: f64,
+    /// Games played.
+    pub games: u64,
+}
+
+impl Standing {
+    /// Points per game (0 with no game).
+    pub fn score(&self) -> f64 {
+        if self.games > 0 {
+            self.points / self.games as f64
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The moment an SPRT first crossed one of its bounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtDecision {
+    /// The first engine's games counted then.
+    pub games: u64,
+    /// The LLR then.
+    pub llr: f64,
+    /// The hypothesis accepted ([`SprtState::AcceptH0`] or [`SprtState::AcceptH1`]).
+    pub state: SprtState,
+}
+
 /// The totals of a match, from the first engine's side.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
@@ -191,25 +318,32 @@ pub struct Summary {
     pub first: Trinomial,
     /// The first engine's colour-reversed pairs.
     pub pairs: Pentanomial,
-    /// Every engine's points and games.
-    pub table: Vec<(f64, u64)>,
-    /// Games by the reason they ended.
-    pub reasons: BTreeMap<String, u64>,
+    /// Every engine's points and games, in the order of [`MatchSettings::engines`].
+    pub table: Vec<Standing>,
+    /// Games by the way they ended.
+    pub reasons: BTreeMap<Termination, u64>,
+    /// Games in which an engine claimed a draw with `nobestmove` (however [`MatchSettings::nobestmove`] counted
+    /// them).
+    pub draw_claims: u64,
     /// Engine processes restarted after a crash, timeout or disconnect.
     pub restarts: usize,
     /// The SPRT's last LLR and what it says.
     pub sprt: Option<(f64, SprtState)>,
-    /// When the SPRT first crossed a bound: the games counted then, the LLR, the decision. Games already under way
-    /// finish and are counted after it, so the final LLR may move back inside the bounds; the decision stands.
-    pub sprt_decision: Option<(u64, f64, SprtState)>,
+    /// When the SPRT first crossed a bound. Games already under way finish and are counted after it, so the final
+    /// LLR may move back inside the bounds; the decision stands.
+    pub sprt_decision: Option<SprtDecision>,
 }
 
 /// Plays the match, calling `on_game` with each finished game and the totals so far (in the order games finish).
+///
+/// Each of `concurrency` workers owns its own engine processes and plays one game at a time; a process that
+/// crashes, times out or disconnects loses that game and is started again for the next. An SPRT that decides stops
+/// the match (games already under way finish and are counted).
 pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summary)) -> Summary {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let n = settings.engines.len();
-    let mut summary = Summary { table: vec![(0.0, 0); n], ..Summary::default() };
+    let mut summary = Summary { table: vec![Standing::default(); n], ..Summary::default() };
     let mut pending: HashMap<usize, f64> = HashMap::new();
     let (tx, rx) = channel::<Finished>();
     std::thread::scope(|scope| {
@@ -244,11 +378,12 @@ pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summa
                 Some(Color::Black) => 0.0,
                 None => 0.5,
             };
-            summary.table[f.job.red].0 += red_points;
-            summary.table[f.job.black].0 += 1.0 - red_points;
-            summary.table[f.job.red].1 += 1;
-            summary.table[f.job.black].1 += 1;
-            *summary.reasons.entry(f.record.reason.clone()).or_default() += 1;
+            summary.table[f.job.red].points += red_points;
+            summary.table[f.job.black].points += 1.0 - red_points;
+            summary.table[f.job.red].games += 1;
+            summary.table[f.job.black].games += 1;
+            *summary.reasons.entry(f.record.termination).or_default() += 1;
+            summary.draw_claims += u64::from(f.record.termination == Termination::DrawClaim);
             summary.restarts += f.restarts;
             let first = match (f.job.red, f.job.black) {
                 (0, _) => Some(red_points),
@@ -272,7 +407,7 @@ pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summa
                 let state = sprt.state(llr);
                 summary.sprt = Some((llr, state));
                 if state != SprtState::Continue && summary.sprt_decision.is_none() {
-                    summary.sprt_decision = Some((summary.first.games(), llr, state));
+                    summary.sprt_decision = Some(SprtDecision { games: summary.first.games(), llr, state });
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -352,13 +487,12 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
     let opening = &settings.openings[job.opening];
     let mut game = opening.game();
     let start = game.start().clone();
-    let mut moves: Vec<String> = opening.moves.clone();
+    let mut moves: Vec<Move> = game.moves().to_vec();
     let sides = [job.red, job.black];
     let side_index = |c: Color| if c == Color::Red { 0 } else { 1 };
     let name = |c: Color| settings.engines[sides[side_index(c)]].name.clone();
     let mut restarts = 0;
-    // (winner, reason, detail)
-    let mut end: Option<(Option<Color>, String, String)> = None;
+    let mut end: Option<(Option<Color>, Termination, String)> = None;
     for c in [Color::Red, Color::Black] {
         if end.is_some() {
             break;
@@ -368,7 +502,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
         if let Err(e) = ready {
             procs[i] = None;
             restarts += 1;
-            end = Some((Some(!c), e.reason().to_owned(), format!("{} {e}", name(c))));
+            end = Some((Some(!c), e.termination(), format!("{} {e}", name(c))));
         }
     }
     let (base, inc) = match settings.tc {
@@ -381,7 +515,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
     let mut draw_count = 0u32;
     while end.is_none() {
         if let Some(r) = game.result() {
-            end = Some((r.winner, r.reason.as_str().to_owned(), r.to_string()));
+            end = Some((r.winner, Termination::Rules(r.reason), r.to_string()));
             break;
         }
         let us = game.position().turn();
@@ -390,6 +524,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
         let position = if moves.is_empty() {
             format!("position fen {}", start.fen())
         } else {
+            let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
             format!("position fen {} moves {}", start.fen(), moves.join(" "))
         };
         let margin = settings.margin.as_millis() as u64;
@@ -414,7 +549,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
                     ProcessError::Timeout => format!("{} loses on time ({} ms allowed)", name(us), allowed.as_millis()),
                     e => format!("{} {e}", name(us)),
                 };
-                end = Some((Some(!us), e.reason().to_owned(), detail));
+                end = Some((Some(!us), e.termination(), detail));
                 break;
             }
         };
@@ -427,19 +562,28 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
             }
         }
         if bm.resign {
-            end = Some((Some(!us), "resign".to_owned(), format!("{} resigns", name(us))));
+            end = Some((Some(!us), Termination::Resign, format!("{} resigns", name(us))));
+            break;
+        }
+        if bm.claims_draw {
+            let (winner, counted) = match settings.nobestmove {
+                NoBestMove::Draw => (None, "counted as a draw"),
+                NoBestMove::Forfeit => (Some(!us), "counted as its loss"),
+            };
+            let detail = format!("{} claims a draw (nobestmove) in a position with legal moves, {counted}", name(us));
+            end = Some((winner, Termination::DrawClaim, detail));
             break;
         }
         let Some(text) = bm.mv else {
-            let detail = format!("{} gives no move (nobestmove) in a live position", name(us));
-            end = Some((Some(!us), "no-move".to_owned(), detail));
+            let detail = format!("{} gives no move (bestmove (none)) in a live position", name(us));
+            end = Some((Some(!us), Termination::NoMove, detail));
             break;
         };
         match game.play(&text) {
-            Ok(m) => moves.push(m.to_string()),
+            Ok(m) => moves.push(m),
             Err(e) => {
                 let detail = format!("{} plays the illegal move {text:?} ({e})", name(us));
-                end = Some((Some(!us), "illegal-move".to_owned(), detail));
+                end = Some((Some(!us), Termination::IllegalMove, detail));
                 break;
             }
         }
@@ -447,7 +591,7 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
             resign_count[me] = if score <= -adj.score { resign_count[me] + 1 } else { 0 };
             if resign_count[me] >= adj.movecount && game.result().is_none() {
                 let detail = format!("{} adjudicated lost (its score {score})", name(us));
-                end = Some((Some(!us), "adjudication-resign".to_owned(), detail));
+                end = Some((Some(!us), Termination::AdjudicationResign, detail));
                 break;
             }
         }
@@ -455,25 +599,23 @@ fn play(settings: &MatchSettings, procs: &mut [Option<EngineProcess>], job: Job)
             let quiet = bm.score.is_some_and(|s| s.abs() <= adj.score && s.abs() < MATE_SCORE / 2);
             draw_count = if quiet && game.position().fullmoves() >= adj.movenumber { draw_count + 1 } else { 0 };
             if draw_count >= 2 * adj.movecount && game.result().is_none() {
-                end = Some((None, "adjudication-draw".to_owned(), "draw by adjudication".to_owned()));
+                end = Some((None, Termination::AdjudicationDraw, "draw by adjudication".to_owned()));
                 break;
             }
         }
     }
-    let (winner, reason, detail) = end.expect("the loop ends with a result");
+    let (winner, termination, detail) = end.expect("the loop ends with a result");
     let record = PlayedGame {
         round: job.index + 1,
         red: settings.engines[job.red].name.clone(),
         black: settings.engines[job.black].name.clone(),
-        fen: start.fen(),
+        start,
         opening_plies: opening.moves.len(),
         moves,
         winner,
-        reason,
+        termination,
         detail,
-        time_control: settings.tc.to_string(),
-        first_to_move: start.turn(),
-        first_move_number: start.fullmoves(),
+        time_control: settings.tc,
     };
     (record, restarts)
 }
@@ -495,6 +637,29 @@ mod tests {
     }
 
     #[test]
+    fn standings_score_per_game() {
+        assert_eq!(Standing { points: 7.5, games: 10 }.score(), 0.75);
+        assert_eq!(Standing::default().score(), 0.0);
+    }
+
+    #[test]
+    fn the_default_settings_play_every_opening_with_both_colours_for_every_pairing() {
+        let words = |w: &str| w.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        let engines: Vec<EngineConfig> =
+            ["cmd=a", "cmd=b", "cmd=c"].iter().map(|w| EngineConfig::parse(&words(w)).unwrap()).collect();
+        let s = MatchSettings::new(engines, TimeControl::Nodes(1000));
+        assert_eq!(s.games, 2 * crate::openings::BUILTIN.len() * 3);
+        assert_eq!((s.concurrency, s.nobestmove, s.sprt), (1, NoBestMove::Draw, None));
+        assert_eq!("forfeit".parse::<NoBestMove>(), Ok(NoBestMove::Forfeit));
+        assert_eq!(NoBestMove::Forfeit.to_string(), "forfeit");
+        let e = "lose".parse::<NoBestMove>().unwrap_err();
+        assert_eq!(
+            (e.to_string(), e),
+            ("\"lose\": expected draw or forfeit".to_owned(), ParseNoBestMoveError("lose".into()))
+        );
+    }
+
+    #[test]
     fn time_controls_parse_and_make_go_commands() {
         let tc = TimeControl::parse_clock("40/10+0.1").unwrap();
         assert_eq!(
@@ -502,9 +667,27 @@ mod tests {
             TimeControl::Clock { moves: Some(40), base: Duration::from_secs(10), inc: Duration::from_millis(100) }
         );
         assert_eq!(tc.to_string(), "40/10+0.1");
-        for bad in ["", "x", "0", "40/", "/10", "10+x", "-5"] {
-            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        let text = |t: &str| t.to_owned();
+        let seconds = |t: &str, part, value: &str| ClockError::Seconds { text: text(t), part, value: text(value) };
+        let moves = |t: &str, m: &str| ClockError::Moves { text: text(t), moves: text(m) };
+        for (bad, error) in [
+            ("", seconds("", "time", "")),
+            ("x", seconds("x", "time", "x")),
+            ("-5", seconds("-5", "time", "-5")),
+            ("10+x", seconds("10+x", "increment", "x")),
+            ("10+inf", seconds("10+inf", "increment", "inf")),
+            ("40/", seconds("40/", "time", "")),
+            ("/10", moves("/10", "")),
+            ("0/10", moves("0/10", "0")),
+            ("0", ClockError::NoTime { text: text("0") }),
+        ] {
+            assert_eq!(TimeControl::parse_clock(bad), Err(error), "{bad}");
         }
+        assert_eq!(
+            TimeControl::parse_clock("10+x").unwrap_err().to_string(),
+            "\"10+x\": the increment \"x\" is not a number of seconds; expected [moves/]seconds[+increment], e.g. \
+             40/60+0.5 or 10+0.1"
+        );
         let go = |tc, p, millis, us| go_command(tc, p, millis, us, [9000, 8000], [3, 2]);
         assert_eq!(go(tc, Protocol::Uci, false, Color::Red), "go wtime 9000 btime 8000 winc 100 binc 100 movestogo 37");
         assert_eq!(
@@ -522,14 +705,5 @@ mod tests {
         assert_eq!(go(no_inc, Protocol::Ucci, false, Color::Red), "go time 9 increment 0 opptime 8 oppincrement 0");
         assert_eq!(go(TimeControl::Nodes(5000), Protocol::Ucci, true, Color::Red), "go nodes 5000");
         assert_eq!(go(TimeControl::Depth(7), Protocol::Uci, true, Color::Red), "go depth 7");
-    }
-
-    #[test]
-    fn adjudication_keys() {
-        let w = |s: &str| vec![s.to_owned()];
-        assert_eq!(parse_keys("--resign", &w("movecount=3 score=600"), &["movecount", "score"]).unwrap(), [3, 600]);
-        assert!(parse_keys("--resign", &w("movecount=3"), &["movecount", "score"]).unwrap_err().contains("score="));
-        assert!(parse_keys("--resign", &w("moves=3"), &["movecount", "score"]).unwrap_err().contains("unknown key"));
-        assert!(parse_keys("--draw", &w("score=-1"), &["score"]).is_err());
     }
 }

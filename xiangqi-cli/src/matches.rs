@@ -1,4 +1,5 @@
-//! `xiangqi match`: plays engines against each other and measures the difference in strength.
+//! `xiangqi match`: plays engines against each other and measures the difference in strength; a front end over the
+//! `xiangqi-match` crate (flags in, a summary out).
 //!
 //! ```text
 //! xiangqi match --engine cmd=target/release/xiangqi name=base \
@@ -13,28 +14,26 @@
 //! engine processes, one game at a time; a process that crashes, times out or disconnects loses that game and is
 //! restarted for the next. Every move is checked with `xiangqi_core::Game`, which also ends the game by the rules
 //! (mate, stalemate, repetition with perpetual check or chase, the 60-move rule, insufficient material); resign and
-//! draw adjudication by score are optional. The schedule, the openings, Elo and the SPRT are in the submodules.
+//! draw adjudication by score are optional. The schedule, the openings, Elo and the SPRT are in `xiangqi-match`.
 //!
-//! The reasons a game ends by, as the summary counts them: the rules' `checkmate`, `stalemate`, `perpetual-check`,
-//! `perpetual-chase`, `repetition`, `move-limit`, `insufficient-material`; an engine's fault: `illegal-move`,
-//! `no-move` (`bestmove (none)` or UCCI `nobestmove` while the rules say the game goes on: ElephantEye answers so
-//! when it judges a draw by its own rules), `crash`, `timeout`, `disconnect`; `resign` (UCCI `bestmove ... resign`);
-//! `adjudication-resign`, `adjudication-draw`.
-
-pub mod elo;
-pub mod engine;
-pub mod openings;
-pub mod pgn;
-pub mod runner;
+//! The reasons a game ends by, as the summary counts them ([`xiangqi_match::Termination`]): the rules'
+//! `checkmate`, `stalemate`, `perpetual-check`, `perpetual-chase`, `repetition`, `move-limit`,
+//! `insufficient-material`; an engine's fault: `illegal-move`, `no-move` (`bestmove (none)` while the rules say the
+//! game goes on), `crash`, `timeout`, `disconnect`; `draw-claim` (UCCI `nobestmove` in a position with legal moves:
+//! ElephantEye answers so when its own rules judge the position drawn; a draw, or with `--nobestmove forfeit` the
+//! claiming engine's loss); `resign` (UCCI `bestmove ... resign`); `adjudication-resign`, `adjudication-draw`.
 
 use crate::CmdResult;
 use clap::Args;
-use elo::{Sprt, SprtState};
-use engine::{EngineConfig, EngineProcess};
-use runner::{DrawAdjudication, MatchSettings, ResignAdjudication, Summary, TimeControl};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use xiangqi_match::elo::{self, Sprt, SprtState};
+use xiangqi_match::{DrawAdjudication, EngineConfig, EngineProcess, MatchSettings, NoBestMove};
+use xiangqi_match::{ResignAdjudication, SprtDecision, Standing, Summary, TimeControl};
+
+/// The opening sets, where `datagen` finds the built-in one (`xiangqi_match::openings`).
+pub(crate) use xiangqi_match::openings;
 
 /// The arguments of `xiangqi match`: the flags, and the words of each `--engine` kept apart (clap's derive flattens
 /// repeated multi-value flags, so they are read from the matches' occurrences).
@@ -127,9 +126,29 @@ struct MatchFlags {
     /// The Event header of the games.
     #[arg(long, default_value = "xiangqi match")]
     event: String,
+    /// What an engine's `nobestmove` (UCCI) in a position with legal moves counts as: its claim that its own rules
+    /// draw the position, taken as a draw, or as its loss (forfeit).
+    #[arg(long, value_name = "draw|forfeit", default_value_t = NoBestMove::Draw)]
+    nobestmove: NoBestMove,
     /// End with one JSON summary object on standard output.
     #[arg(long)]
     json: bool,
+}
+
+/// Parses `key=value` words into numbers for the keys named.
+fn parse_keys(flag: &str, words: &[String], keys: &[&str]) -> Result<Vec<i64>, String> {
+    let mut values = vec![None; keys.len()];
+    for w in words.iter().flat_map(|w| w.split_whitespace()) {
+        let (k, v) = w.split_once('=').ok_or_else(|| format!("{flag}: expected key=value, found {w:?}"))?;
+        let i = keys
+            .iter()
+            .position(|&x| x == k)
+            .ok_or_else(|| format!("{flag}: unknown key {k:?} ({})", keys.join(", ")))?;
+        values[i] = Some(
+            v.parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| format!("{flag} {k}: {v:?} is not a number"))?,
+        );
+    }
+    keys.iter().zip(values).map(|(k, v)| v.ok_or_else(|| format!("{flag} needs {k}=..."))).collect()
 }
 
 /// The shortest time any time flag may give, in seconds: 1 ms, the resolution of the `go` command.
@@ -154,7 +173,8 @@ fn seconds(flag: &str, secs: f64) -> Result<Duration, String> {
 }
 
 /// Parses `--tc` after checking that its times are in range (the base time from [`MIN_SECONDS`] to
-/// [`MAX_SECONDS`], the increment 0 or in the same range), so that no time out of range reaches the runner.
+/// [`MAX_SECONDS`], the increment 0 or in the same range), so that no time out of range reaches the runner; an
+/// error names the flag.
 fn parse_clock(text: &str) -> Result<TimeControl, String> {
     let rest = text.split_once('/').map_or(text, |(_, rest)| rest);
     let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
@@ -166,7 +186,20 @@ fn parse_clock(text: &str) -> Result<TimeControl, String> {
             }
         }
     }
-    TimeControl::parse_clock(text)
+    TimeControl::parse_clock(text).map_err(|e| format!("--tc {e}"))
+}
+
+/// Parses the words of `--sprt`; an error names the flag.
+pub(crate) fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+    Sprt::parse(words).map_err(|e| format!("--sprt: {e}"))
+}
+
+/// Reads the file of `--openings` (the error names the file), or gives the built-in set.
+pub(crate) fn read_openings(path: Option<&std::path::Path>) -> Result<Vec<openings::Opening>, String> {
+    match path {
+        Some(path) => openings::read(path).map_err(|e| e.to_string()),
+        None => Ok(openings::builtin()),
+    }
 }
 
 /// An adjudication value checked against its inclusive range.
@@ -178,7 +211,7 @@ fn in_range<T: TryFrom<i64>>(what: &str, value: i64, (lo, hi): (i64, i64)) -> Re
 }
 
 /// A number for the JSON summary: `null` unless finite, and never `-0.0`.
-fn json_number(x: f64) -> serde_json::Value {
+pub(crate) fn json_number(x: f64) -> serde_json::Value {
     if x.is_finite() {
         serde_json::json!(x + 0.0)
     } else {
@@ -212,11 +245,8 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
         (1, _) => return Err("--nodes must be positive".to_owned()),
         _ => return Err("give exactly one of --tc, --st, --nodes, --depth".to_owned()),
     };
-    let openings = match &args.openings {
-        Some(path) => openings::read(path)?,
-        None => openings::builtin(),
-    };
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let openings = read_openings(args.openings.as_deref())?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_owned());
     }
@@ -238,7 +268,7 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
     }
     let resign = match &args.resign {
         Some(w) => {
-            let v = runner::parse_keys("--resign", w, &["movecount", "score"])?;
+            let v = parse_keys("--resign", w, &["movecount", "score"])?;
             let movecount = in_range("--resign movecount", v[0], MOVECOUNT)?;
             Some(ResignAdjudication { movecount, score: in_range("--resign score", v[1], SCORE)? })
         }
@@ -246,7 +276,7 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
     };
     let draw = match &args.draw {
         Some(w) => {
-            let v = runner::parse_keys("--draw", w, &["movenumber", "movecount", "score"])?;
+            let v = parse_keys("--draw", w, &["movenumber", "movecount", "score"])?;
             Some(DrawAdjudication {
                 movenumber: in_range("--draw movenumber", v[0], MOVENUMBER)?,
                 movecount: in_range("--draw movecount", v[1], MOVECOUNT)?,
@@ -267,6 +297,7 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
         margin: Duration::from_millis(args.timemargin),
         timeout,
         event: args.event.clone(),
+        nobestmove: args.nobestmove,
     })
 }
 
@@ -287,11 +318,16 @@ fn status_line(s: &Summary, settings: &MatchSettings) -> String {
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, s.sprt) {
         let (lo, hi) = sprt.bounds();
         line.push_str(&format!(", LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-        if let Some((_, _, state)) = s.sprt_decision {
-            line.push_str(&format!(" {state} accepted"));
+        if let Some(decision) = s.sprt_decision {
+            line.push_str(&format!(" {} accepted", decision.state));
         }
     }
     line
+}
+
+/// The games by the way they ended, by name.
+fn reason_counts(s: &Summary) -> serde_json::Map<String, serde_json::Value> {
+    s.reasons.iter().map(|(t, n)| (t.as_str().to_owned(), (*n).into())).collect()
 }
 
 /// The summary as one JSON object.
@@ -313,10 +349,11 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
         "pentanomial": s.pairs.counts,
         "elo_pentanomial": finite(pelo),
         "elo_error_pentanomial": finite(perr),
-        "reasons": s.reasons,
+        "reasons": reason_counts(s),
+        "draw_claims": s.draw_claims,
         "restarts": s.restarts,
-        "table": settings.engines.iter().zip(&s.table).map(|(e, (points, games))| {
-            serde_json::json!({"name": e.name, "points": points, "games": games})
+        "table": settings.engines.iter().zip(&s.table).map(|(e, t)| {
+            serde_json::json!({"name": e.name, "points": t.points, "games": t.games})
         }).collect::<Vec<_>>(),
     });
     if let (Some(sprt), Some((llr, state))) = (settings.sprt, s.sprt) {
@@ -325,8 +362,8 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
         obj["sprt"] = serde_json::json!({
             "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
             "llr": finite(llr), "llr_trinomial": finite(s.first.llr(sprt.elo0, sprt.elo1)), "lower_bound": lo,
-            "upper_bound": hi, "result": decision.map_or(state, |d| d.2).to_string(),
-            "decided_at_games": decision.map(|d| d.0), "decided_llr": decision.map(|d| finite(d.1)),
+            "upper_bound": hi, "result": decision.map_or(state, |d| d.state).to_string(),
+            "decided_at_games": decision.map(|d| d.games), "decided_llr": decision.map(|d| finite(d.llr)),
         });
     }
     obj
@@ -350,7 +387,7 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     let progress = std::io::stderr().is_terminal();
     let start = Instant::now();
     let mut write_error = None;
-    let summary = runner::run(&settings, |record, s| {
+    let summary = xiangqi_match::run(&settings, |record, s| {
         if let Some(w) = pgn.as_mut() {
             if let Err(e) = w.write_all(record.pgn(&settings.event).as_bytes()).and_then(|_| w.flush()) {
                 write_error.get_or_insert(e);
@@ -372,20 +409,18 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         return Ok(());
     }
     writeln!(out, "Time control: {} (the match took {} s)", settings.tc.describe(), start.elapsed().as_secs())?;
-    let mut rows: Vec<(usize, f64, u64)> =
-        summary.table.iter().enumerate().map(|(i, &(points, games))| (i, points, games)).collect();
-    rows.sort_by(|a, b| (b.1 / b.2.max(1) as f64).total_cmp(&(a.1 / a.2.max(1) as f64)));
+    let mut rows: Vec<(usize, &Standing)> = summary.table.iter().enumerate().collect();
+    rows.sort_by(|a, b| b.1.score().total_cmp(&a.1.score()));
     writeln!(out, "{:<4} {:<32} {:>8} {:>6} {:>7}", "rank", "engine", "points", "games", "score")?;
-    for (rank, (i, points, games)) in rows.iter().enumerate() {
-        let score = if *games > 0 { points / *games as f64 } else { 0.0 };
+    for (rank, (i, t)) in rows.iter().enumerate() {
         writeln!(
             out,
             "{:<4} {:<32} {:>8.1} {:>6} {:>6.1}%",
             rank + 1,
             settings.engines[*i].name,
-            points,
-            games,
-            score * 100.0
+            t.points,
+            t.games,
+            t.score() * 100.0
         )?;
     }
     let t = &summary.first;
@@ -418,8 +453,10 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     if let (Some(sprt), Some((llr, _))) = (settings.sprt, summary.sprt) {
         let (lo, hi) = sprt.bounds();
         let verdict = match summary.sprt_decision {
-            Some((games, at, SprtState::AcceptH1)) => format!("H1 accepted after {games} games (LLR {at:.3})"),
-            Some((games, at, _)) => format!("H0 accepted after {games} games (LLR {at:.3})"),
+            Some(SprtDecision { games, llr: at, state: SprtState::AcceptH1 }) => {
+                format!("H1 accepted after {games} games (LLR {at:.3})")
+            }
+            Some(SprtDecision { games, llr: at, .. }) => format!("H0 accepted after {games} games (LLR {at:.3})"),
             None => "no decision".to_owned(),
         };
         writeln!(
@@ -430,6 +467,13 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     }
     let reasons: Vec<String> = summary.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
     writeln!(out, "Ended by: {}", reasons.join(", "))?;
+    if summary.draw_claims > 0 {
+        let counted = match settings.nobestmove {
+            NoBestMove::Draw => "counted as draws",
+            NoBestMove::Forfeit => "counted as the claimer's losses (--nobestmove forfeit)",
+        };
+        writeln!(out, "Draw claims (nobestmove in a position with legal moves): {}, {counted}", summary.draw_claims)?;
+    }
     if summary.restarts > 0 {
         writeln!(out, "Engine restarts: {}", summary.restarts)?;
     }
@@ -451,7 +495,7 @@ fn elo_words(elo: f64, err: f64) -> String {
 mod tests {
     use super::*;
     use clap::FromArgMatches;
-    use elo::{Pentanomial, Trinomial};
+    use xiangqi_match::{Pentanomial, Trinomial};
 
     /// The settings of two engines (never started) and the flags `extra`.
     fn parse(extra: &str) -> Result<MatchSettings, String> {
@@ -488,7 +532,11 @@ mod tests {
             ("--depth 1 --timemargin 18446744073709551615", "--timemargin 18446744073709551615: must be at most"),
             ("--depth 0", "--depth must be from 1 to 120"),
             ("--nodes 0", "--nodes must be positive"),
-            ("--tc abc", "expected [moves/]seconds[+increment]"),
+            (
+                "--tc abc",
+                "--tc \"abc\": the time \"abc\" is not a number of seconds; expected [moves/]seconds[+increment]",
+            ),
+            ("--tc 0/60", "--tc \"0/60\": the moves per period \"0\" are not a whole number from 1 up"),
         ] {
             let e = error(flags);
             assert!(e.contains(message), "{flags}: {e}");
@@ -526,6 +574,48 @@ mod tests {
         let s = s.unwrap();
         assert_eq!(s.resign, Some(ResignAdjudication { movecount: 1000, score: 0 }));
         assert_eq!(s.draw, Some(DrawAdjudication { movenumber: 10_000, movecount: 1, score: 1_000_000 }));
+    }
+
+    #[test]
+    fn adjudication_keys() {
+        let w = |s: &str| vec![s.to_owned()];
+        assert_eq!(parse_keys("--resign", &w("movecount=3 score=600"), &["movecount", "score"]).unwrap(), [3, 600]);
+        assert!(parse_keys("--resign", &w("movecount=3"), &["movecount", "score"]).unwrap_err().contains("score="));
+        assert!(parse_keys("--resign", &w("moves=3"), &["movecount", "score"]).unwrap_err().contains("unknown key"));
+        assert!(parse_keys("--draw", &w("score=-1"), &["score"]).is_err());
+    }
+
+    #[test]
+    fn the_errors_of_the_library_name_the_flag() {
+        for (flags, message) in [
+            ("--sprt elo0=5 elo1=0", "--sprt: elo1 (0) must be above elo0 (5)"),
+            ("--sprt elo0=0", "--sprt: elo1=... is missing: an SPRT needs elo0=... and elo1=..."),
+            ("--sprt elo0=0 elo1=x", "--sprt: elo1: \"x\" is not a number"),
+            ("--sprt elo0=0 elo1=5 gamma=1", "--sprt: unknown key \"gamma\" (elo0, elo1, alpha, beta)"),
+            ("--sprt elo0=0 elo1=5 beta=0.5", "--sprt: beta (0.5): alpha and beta must be between 0 and 0.5"),
+            ("--openings /nonexistent/openings.txt", "opening file /nonexistent/openings.txt: "),
+        ] {
+            let e = error(&format!("--nodes 100 {flags}"));
+            assert!(e.starts_with(message), "{flags}: {e}");
+        }
+        let e = parse_error_of_engine("cmd=x proto=xboard");
+        assert_eq!(e, "--engine 1: unknown protocol \"xboard\" (uci or ucci)");
+    }
+
+    /// The error of a match whose first engine is `words`.
+    fn parse_error_of_engine(words: &str) -> String {
+        let cmd = MatchArgs::augment_args(clap::Command::new("match"));
+        let args = ["match", "--engine"].into_iter().chain(words.split_whitespace());
+        let args = args.chain(["--engine", "cmd=x", "name=b", "--nodes", "100"]);
+        settings(&MatchArgs::from_arg_matches(&cmd.try_get_matches_from(args).unwrap()).unwrap()).unwrap_err()
+    }
+
+    #[test]
+    fn nobestmove_is_a_draw_unless_forfeit_is_asked() {
+        assert_eq!(parse("--nodes 100").unwrap().nobestmove, NoBestMove::Draw);
+        assert_eq!(parse("--nodes 100 --nobestmove forfeit").unwrap().nobestmove, NoBestMove::Forfeit);
+        assert_eq!(parse("--nodes 100 --nobestmove draw").unwrap().nobestmove, NoBestMove::Draw);
+        assert!(error("--nodes 100 --nobestmove resign").contains("expected draw or forfeit"));
     }
 
     #[test]

@@ -1,0 +1,208 @@
+//! `xiangqi ablate`: what each technique of a variant is worth, in nodes and in Elo.
+//!
+//! ```text
+//! xiangqi ablate --depth 7 --nodes 2000 --games 400 --batch 40 --out ablate.jsonl --svg ablate.svg
+//! xiangqi ablate --build-up --depth 6 --nodes 2000 --games 200 --out build-up.jsonl
+//! ```
+//!
+//! For a base variant (`engine` by default) every technique it has is taken away alone (`engine+no-lmr`, ...); with
+//! `--build-up` every technique it lacks is added alone to it (the base then defaults to `negamax-ab+order`; an
+//! addition that needs another technique, `qsprune` needing `qs`, is measured on top of that one: `+qs+qsprune`
+//! against `+qs`). Each pairing compares the side *with* the technique against the side *without* it:
+//!
+//! - nodes: both searched on the bench positions ([`xiangqi_search::bench::BENCH_FENS`]) to `--depth`, one thread,
+//!   a cleared table of `--hash` MB for each position, exactly as `xiangqi bench --variant V` (so the counts
+//!   reproduce exactly);
+//! - Elo: games between the two from the match's openings, each with both colours (game pair `k` starts from
+//!   opening `k % 12` of the built-in set followed by `--random-plies` quiet moves chosen by `k`, as
+//!   `xiangqi_match::openings::for_pair` gives them: engines at a fixed node count are deterministic, so without them
+//!   each opening and colour would be one game repeated), at `--nodes N` or `--movetime MS` a move, played by the
+//!   match runner of `xiangqi-match` with this binary as both engines (`option.Variant=...`), `--concurrency` games
+//!   at a time. The Elo is the technique's worth: the side with it over the side without it, from colour-reversed
+//!   pairs (pentanomial), with its 95% error bar; an SPRT (`--sprt elo0=.. elo1=..`) tests that same figure and
+//!   stops the pairing when it decides.
+//!
+//! The modules follow the run: [`plan`] checks the flags and makes the pairings, [`results`] reads and appends the
+//! results file, [`games`] plays a batch, [`nodes`] searches the bench positions, [`report`] prints the table or
+//! the JSON, and [`chart`] draws the SVG.
+//!
+//! Games are played in batches of `--batch` (even: whole pairs), one batch of each pairing in turn, so every
+//! pairing's figures grow together. After each batch a line is appended to the `--out` file (JSON lines): the two
+//! variants, the time control, the games' first index and their scores. A run started again with the same file
+//! reads it, continues each pairing at the next game (the next opening) and never plays a game twice.
+
+mod chart;
+mod games;
+mod nodes;
+mod plan;
+mod report;
+mod results;
+
+use crate::CmdResult;
+use clap::Args;
+use plan::{engine, plan};
+use report::Row;
+use results::{resume, Tally};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use xiangqi_match::{EngineProcess, SprtState};
+
+/// The flags of `xiangqi ablate`.
+#[derive(Args, Debug)]
+pub struct AblateArgs {
+    /// The variant whose techniques are measured (default: engine; with --build-up: negamax-ab+order).
+    #[arg(long)]
+    base: Option<String>,
+    /// Add each technique the base lacks alone to it, instead of taking each it has away.
+    #[arg(long)]
+    build_up: bool,
+    /// Only these techniques (comma-separated names, e.g. lmr,tt).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Depth of the node part (the bench positions searched to this depth); 0 skips it.
+    #[arg(long, default_value_t = 7)]
+    depth: u32,
+    /// Transposition table of the node part and of the engines in the games, in MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Nodes a move in the games.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Milliseconds a move in the games.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Games per pairing (even: each opening with both colours); 0 plays none.
+    #[arg(long, default_value_t = 0)]
+    games: usize,
+    /// Stop a pairing when an SPRT on the technique's Elo decides: elo0=ELO elo1=ELO [alpha=0.05] [beta=0.05].
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    sprt: Option<Vec<String>>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Games per batch (even); the results file gets one line per batch.
+    #[arg(long, default_value_t = 24)]
+    batch: usize,
+    /// Results file (JSON lines), appended to after each batch and read again to resume.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Stop after this many batches in this run (the next run resumes from --out).
+    #[arg(long)]
+    max_batches: Option<usize>,
+    /// Quiet moves (no capture, no check) played after each opening, chosen by the game pair's number, so that the
+    /// games differ: engines at a fixed node count are deterministic, and each opening with each colour would
+    /// otherwise be one game played again and again. 0 plays the openings as they are.
+    #[arg(long, default_value_t = 2)]
+    random_plies: usize,
+    /// Opening file (as `xiangqi match --openings`); default: the built-in set.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Print one JSON object at the end instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Draw the Elo (with error bars) and the node savings of each technique as an SVG chart.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// Runs `xiangqi ablate`.
+pub fn run(args: &AblateArgs) -> CmdResult {
+    let plan = plan(args)?;
+    let start = Instant::now();
+    let program =
+        std::env::current_exe().map_err(|e| format!("cannot find this program to run as the engines: {e}"))?;
+    let program = program.to_string_lossy().into_owned();
+    let mut tallies = match (&args.out, &plan.tc) {
+        (Some(path), Some(tc)) => resume(path, &plan, tc)?,
+        _ => vec![Tally::default(); plan.pairings.len()],
+    };
+    let mut out_file = match &args.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--out {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    if plan.tc.is_some() && args.games > 0 {
+        // Start the engines once: a variant the engine refuses stops here, before any game.
+        for p in &plan.pairings {
+            for spec in [p.with, p.without] {
+                let e = EngineProcess::start(&engine(&program, &spec, args.hash), Duration::from_secs(60))
+                    .map_err(|e| format!("engine {spec}: {e}"))?;
+                e.quit();
+            }
+        }
+        let resumed: usize = tallies.iter().map(Tally::games).sum();
+        if resumed > 0 {
+            eprintln!("resuming: {resumed} games read from the results file");
+        }
+    }
+    let nodes = if args.depth > 0 { Some(nodes::node_part(&plan, args.depth, args.hash)?) } else { None };
+    let sprt_of = |t: &Tally| {
+        plan.sprt.map(|s| {
+            let llr = t.pentanomial().llr(s.elo0, s.elo1);
+            (llr, s.state(llr))
+        })
+    };
+    let mut stopped = false;
+    if let Some(tc) = plan.tc {
+        let mut batches = 0usize;
+        'rounds: loop {
+            let mut played = false;
+            for (p, tally) in plan.pairings.iter().zip(tallies.iter_mut()) {
+                let first = tally.games();
+                let count = args.batch.min(args.games.saturating_sub(first));
+                let decided = sprt_of(tally).is_some_and(|(_, s)| s != SprtState::Continue);
+                if count == 0 || decided {
+                    continue;
+                }
+                if args.max_batches.is_some_and(|m| batches >= m) {
+                    stopped = true;
+                    break 'rounds;
+                }
+                let (scores, reasons) = games::play_batch(&program, &plan, p, tc, args, first, count);
+                if let Some(f) = out_file.as_mut() {
+                    let line = results::batch_line(&plan, p, &tc, first, &scores, &reasons);
+                    f.write_all(format!("{line}\n").as_bytes()).and_then(|_| f.flush())?;
+                }
+                tally.add_batch(first, &scores, reasons)?;
+                batches += 1;
+                played = true;
+                let elapsed = start.elapsed().as_secs_f64();
+                eprintln!("{}", report::progress_line(elapsed, p, tally, args.games, sprt_of(tally)));
+            }
+            if !played {
+                break;
+            }
+        }
+        if stopped {
+            eprintln!("stopped after {batches} batches; run the same command again to resume");
+        }
+    }
+    let rows: Vec<Row> = plan
+        .pairings
+        .iter()
+        .zip(&tallies)
+        .map(|(p, tally)| Row {
+            p,
+            tally,
+            nodes: nodes.as_ref().map(|n| (&n[&p.with.to_string()], &n[&p.without.to_string()])),
+            sprt: sprt_of(tally),
+        })
+        .collect();
+    let elapsed = start.elapsed().as_secs_f64();
+    if let Some(path) = &args.svg {
+        chart::chart(path, &plan, &rows, args)?;
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", report::json(&plan, &rows, nodes.as_ref(), args, elapsed))?;
+    } else {
+        report::table(&mut out, &plan, &rows, nodes.as_ref(), args, elapsed)?;
+    }
+    Ok(())
+}
