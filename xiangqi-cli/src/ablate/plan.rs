@@ -78,9 +78,6 @@ pub(super) fn plan(args: &AblateArgs) -> Result<Plan, String> {
     if args.depth > 40 {
         return Err("--depth must be from 0 to 40".to_owned());
     }
-    if !(1..=32_768).contains(&args.hash) {
-        return Err("--hash must be from 1 to 32768".to_owned());
-    }
     let tc = match (args.nodes, args.movetime) {
         (Some(_), Some(_)) => return Err("give one of --nodes and --movetime, not both".to_owned()),
         (Some(0), _) => return Err("--nodes must be positive".to_owned()),
