@@ -204,6 +204,11 @@ pub(crate) type CmdResult = Result<(), Box<dyn std::error::Error>>;
 pub(crate) struct UsageError(String);
 
 impl UsageError {
+    /// A message that names the flag itself (`--games 3: must be even ...`).
+    pub(crate) fn new(message: String) -> UsageError {
+        UsageError(message)
+    }
+
     /// `invalid value 'TEXT' for --FLAG: WHY`, in the words of clap's value errors (`TEXT` cut to 80 characters).
     pub(crate) fn value(flag: &str, text: &str, why: impl std::fmt::Display) -> UsageError {
         let shown = match text.char_indices().nth(80) {

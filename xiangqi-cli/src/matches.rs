@@ -23,7 +23,7 @@
 //! ElephantEye answers so when its own rules judge the position drawn; a draw, or with `--nobestmove forfeit` the
 //! claiming engine's loss); `resign` (UCCI `bestmove ... resign`); `adjudication-resign`, `adjudication-draw`.
 
-use crate::CmdResult;
+use crate::{CmdResult, UsageError};
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -219,8 +219,9 @@ pub(crate) fn json_number(x: f64) -> serde_json::Value {
     }
 }
 
-/// Checks the arguments and turns them into match settings (no engine started yet).
-pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
+/// Checks the arguments and turns them into match settings with `openings` (no engine started yet). An error names
+/// the flag that cannot be used.
+pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<MatchSettings, String> {
     let args = &all.flags;
     let mut engines = Vec::new();
     for (i, words) in all.engines.iter().enumerate() {
@@ -245,7 +246,6 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
         (1, _) => return Err("--nodes must be positive".to_owned()),
         _ => return Err("give exactly one of --tc, --st, --nodes, --depth".to_owned()),
     };
-    let openings = read_openings(args.openings.as_deref())?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_owned());
@@ -371,7 +371,9 @@ pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value 
 
 /// Runs `xiangqi match`.
 pub fn run(all: &MatchArgs) -> CmdResult {
-    let settings = settings(all)?;
+    // A file of --openings that cannot be read is a run-time error; a flag that cannot be used, a usage error.
+    let openings = read_openings(all.flags.openings.as_deref())?;
+    let settings = settings(all, openings).map_err(UsageError::new)?;
     let args = &all.flags;
     // Start every engine once: a missing binary, a failed handshake or an unknown option stops here.
     for e in &settings.engines {
@@ -503,7 +505,8 @@ mod tests {
         let words = ["match", "--engine", "cmd=x", "name=a", "--engine", "cmd=x", "name=b"];
         let m =
             cmd.try_get_matches_from(words.into_iter().chain(extra.split_whitespace())).map_err(|e| e.to_string())?;
-        settings(&MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?)
+        let args = MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?;
+        settings(&args, read_openings(args.flags.openings.as_deref())?)
     }
 
     fn error(extra: &str) -> String {
@@ -607,7 +610,8 @@ mod tests {
         let cmd = MatchArgs::augment_args(clap::Command::new("match"));
         let args = ["match", "--engine"].into_iter().chain(words.split_whitespace());
         let args = args.chain(["--engine", "cmd=x", "name=b", "--nodes", "100"]);
-        settings(&MatchArgs::from_arg_matches(&cmd.try_get_matches_from(args).unwrap()).unwrap()).unwrap_err()
+        let args = MatchArgs::from_arg_matches(&cmd.try_get_matches_from(args).unwrap()).unwrap();
+        settings(&args, openings::builtin()).unwrap_err()
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::args::{option_default, option_range};
 use crate::chart::thousands;
-use crate::{parse_fen, CmdResult};
+use crate::{parse_fen, CmdResult, UsageError};
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
@@ -87,8 +87,9 @@ pub fn score_text(score: Score) -> String {
     }
 }
 
-fn parse_variant(text: &str) -> Result<VariantSpec, Box<dyn std::error::Error>> {
-    text.parse::<VariantSpec>().map_err(|e| e.to_string().into())
+/// The variant of the flag `--FLAG` (a usage error when it is none).
+fn parse_variant(flag: &str, text: &str) -> Result<VariantSpec, UsageError> {
+    text.parse::<VariantSpec>().map_err(|e| UsageError::value(flag, text, e))
 }
 
 fn list_variants() -> String {
@@ -158,7 +159,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         return Ok(());
     }
     let pos = parse_fen(&args.fen)?;
-    let spec = parse_variant(&args.variant)?;
+    let spec = parse_variant("variant", &args.variant)?;
     let choice = args.eval.choice()?;
     let eval_text = choice.describe();
     let limits = Limits {
@@ -236,21 +237,22 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
     } else {
         let names: Vec<String> = args.variants.iter().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()).collect();
         if names.is_empty() {
-            return Err(format!(
+            return Err(UsageError::new(format!(
                 "--variants names no variant: give one or more separated by commas (without --variants, every \
                  preset); {}",
                 xiangqi_search::available()
-            )
+            ))
             .into());
         }
         names
     };
     // Check every name before searching anything.
     let specs: Vec<(String, VariantSpec)> =
-        names.iter().map(|n| parse_variant(n).map(|s| (n.clone(), s))).collect::<Result<_, _>>()?;
+        names.iter().map(|n| parse_variant("variants", n).map(|s| (n.clone(), s))).collect::<Result<_, _>>()?;
     if let Some(path) = &args.plot {
         if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) {
-            return Err(format!("--plot {}: the chart is SVG, the file name must end in .svg", path.display()).into());
+            let why = "the chart is SVG, the file name must end in .svg";
+            return Err(UsageError::value("plot", &path.display().to_string(), why).into());
         }
     }
     let limits = Limits::depth(args.depth);

@@ -1,7 +1,7 @@
 //! `xiangqi tree`: record the tree one search visits and write it as Graphviz DOT, or as SVG through Graphviz's
 //! `dot` program.
 
-use crate::{parse_fen, CmdResult};
+use crate::{parse_fen, CmdResult, UsageError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -59,12 +59,16 @@ enum Format {
     Svg,
 }
 
-fn format_of(path: &Path) -> Result<Format, String> {
+fn format_of(path: &Path) -> Result<Format, UsageError> {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("dot" | "gv") => Ok(Format::Dot),
         Some("svg") => Ok(Format::Svg),
-        _ => Err(format!("--out {}: the file name must end in .dot, .gv (Graphviz DOT) or .svg", path.display())),
+        _ => Err(UsageError::value(
+            "out",
+            &path.display().to_string(),
+            "the file name must end in .dot, .gv (Graphviz DOT) or .svg",
+        )),
     }
 }
 
@@ -130,7 +134,10 @@ fn draw<M: Copy + std::fmt::Display>(
 /// Runs the command.
 pub fn run(args: &TreeArgs) -> CmdResult {
     let format = format_of(&args.out)?;
-    let spec: VariantSpec = args.variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
+    let spec: VariantSpec = args
+        .variant
+        .parse()
+        .map_err(|e: xiangqi_search::VariantError| UsageError::value("variant", &args.variant, e))?;
     let max_nodes = args.max_nodes as usize;
     let view = match args.view {
         ViewArg::Root => View::Root,
@@ -143,7 +150,7 @@ pub fn run(args: &TreeArgs) -> CmdResult {
         ..DotOptions::default()
     };
     let drawn = if let Some(text) = &args.synthetic {
-        let tree = Tree::parse(text).map_err(|e| format!("--synthetic: {e}"))?;
+        let tree = Tree::parse(text).map_err(|e| UsageError::value("synthetic", text, e))?;
         let depth = args.depth.unwrap_or_else(|| height(&mut tree.clone()).max(1));
         let limits = Limits::depth(depth);
         let (result, mut rec) = spec.run_observed::<Tree, TreeEval, Recorder<Child>>(

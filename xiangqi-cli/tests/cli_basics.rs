@@ -222,7 +222,8 @@ fn search_node_counts_add_up_for_every_preset() {
 fn compare_with_no_variant_is_an_error() {
     for list in [",", " , ,", ""] {
         let o = xiangqi(&["compare", "--depth", "1", "--variants", list], None);
-        assert_eq!(o.status.code(), Some(1), "{list:?}");
+        // A command-line error: clap's usage error (exit code 2).
+        assert_eq!(o.status.code(), Some(2), "{list:?}");
         assert!(o.stdout.is_empty(), "{list:?}: {}", stdout(&o));
         let err = String::from_utf8(o.stderr.clone()).unwrap();
         assert!(err.starts_with("error: --variants names no variant"), "{list:?}: {err}");
@@ -247,7 +248,7 @@ fn variant_switches_are_listed_and_need_the_engine() {
         assert!(list.contains(switch), "{switch} is not listed:\n{list}");
     }
     let o = xiangqi(&["search", "--depth", "1", "--variant", "negamax-ab+no-tt"], None);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8(o.stderr.clone()).unwrap();
     assert!(err.contains("\"no-tt\" needs the engine part") && err.contains("engine+no-tt"), "{err}");
     let o = xiangqi(&["search", "--depth", "1", "--variant", "engine+no-tt", "--json"], None);

@@ -356,15 +356,19 @@ fn bad_input_is_refused_before_any_game() {
     let engine = format!("cmd={XQ}");
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "startpos moves h2e2\nstartpos moves h2e2 h9g7 e2e9\n").unwrap();
-    let cases: [(Vec<&str>, &str); 8] = [
-        (vec!["--engine", "cmd=/nonexistent/engine", "--engine", &engine, "--nodes", "100"], "cannot start"),
+    // Engines that fail and files that do not read are run-time errors (exit code 1); flags that cannot be used are
+    // usage errors (exit code 2, with clap's usage and hint).
+    let cases: [(Vec<&str>, &str, i32); 8] = [
+        (vec!["--engine", "cmd=/nonexistent/engine", "--engine", &engine, "--nodes", "100"], "cannot start", 1),
         (
             vec!["--engine", &engine, "option.NoSuchOption=1", "name=a", "--engine", &engine, "--nodes", "100"],
             "unknown option",
+            1,
         ),
         (
             vec!["--engine", &engine, "option.Hash=lots", "name=a", "--engine", &engine, "--nodes", "100"],
             "rejected its options: info string error: option Hash: \"lots\" is not a number",
+            1,
         ),
         (
             vec![
@@ -379,20 +383,26 @@ fn bad_input_is_refused_before_any_game() {
                 openings.to_str().unwrap(),
             ],
             "line 2",
+            1,
         ),
-        (vec!["--engine", &engine, "name=a", "--engine", &engine], "exactly one of"),
-        (vec!["--engine", &engine, "--nodes", "100"], "two or more"),
+        (vec!["--engine", &engine, "name=a", "--engine", &engine], "exactly one of", 2),
+        (vec!["--engine", &engine, "--nodes", "100"], "two or more", 2),
         (
             vec!["--engine", &engine, "name=a", "--engine", &engine, "--nodes", "100", "--sprt", "elo0=5", "elo1=0"],
             "elo1",
+            2,
         ),
-        (vec!["--engine", &engine, "name=a", "--engine", &engine, "speed=9", "--nodes", "100"], "unknown engine key"),
+        (
+            vec!["--engine", &engine, "name=a", "--engine", &engine, "speed=9", "--nodes", "100"],
+            "unknown engine key",
+            2,
+        ),
     ];
-    for (mut args, message) in cases {
+    for (mut args, message, code) in cases {
         args.extend(["--pgn", pgn.to_str().unwrap()]);
         let out = run(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: ") && stderr.contains(message), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"));
         assert!(!pgn.exists(), "{args:?}: a game was written");

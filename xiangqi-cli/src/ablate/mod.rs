@@ -39,7 +39,7 @@ mod report;
 mod results;
 
 use crate::args::{option_default, option_range};
-use crate::CmdResult;
+use crate::{CmdResult, UsageError};
 use clap::Args;
 use plan::{engine, plan};
 use report::Row;
@@ -110,7 +110,9 @@ pub struct AblateArgs {
 
 /// Runs `xiangqi ablate`.
 pub fn run(args: &AblateArgs) -> CmdResult {
-    let plan = plan(args)?;
+    // A file of --openings that cannot be read is a run-time error; a flag that cannot be used, a usage error.
+    let openings = crate::matches::read_openings(args.openings.as_deref())?;
+    let plan = plan(args, openings).map_err(UsageError::new)?;
     let start = Instant::now();
     let program =
         std::env::current_exe().map_err(|e| format!("cannot find this program to run as the engines: {e}"))?;

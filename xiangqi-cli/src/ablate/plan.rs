@@ -70,7 +70,7 @@ pub(super) fn pairings(base: &VariantSpec, build_up: bool, only: &[String]) -> R
 }
 
 /// Checks the flags.
-pub(super) fn plan(args: &AblateArgs) -> Result<Plan, String> {
+pub(super) fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, String> {
     let base_text =
         args.base.clone().unwrap_or_else(|| if args.build_up { "negamax-ab+order" } else { "engine" }.into());
     let base: VariantSpec = base_text.parse().map_err(|e: xiangqi_search::VariantError| format!("--base: {e}"))?;
@@ -110,7 +110,6 @@ pub(super) fn plan(args: &AblateArgs) -> Result<Plan, String> {
     if sprt.is_some() && args.games == 0 {
         return Err("--sprt needs --games (the most games a pairing may play)".to_owned());
     }
-    let openings = crate::matches::read_openings(args.openings.as_deref())?;
     if args.random_plies > 20 {
         return Err("--random-plies must be from 0 to 20".to_owned());
     }
