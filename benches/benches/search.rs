@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use xiangqi_core::Position;
 use xiangqi_eval::EngineEval;
-use xiangqi_search::{Limits, VariantSpec};
+use xiangqi_search::{Limits, VariantConfig};
 
 const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
 
@@ -23,7 +23,7 @@ fn bench_presets(c: &mut Criterion) {
         ("pvs+nmp+qs", 4),
         ("pvs+nmp+qs+order", 5),
     ] {
-        let spec: VariantSpec = variant.parse().unwrap();
+        let spec: VariantConfig = variant.parse().unwrap();
         g.bench_function(format!("{variant}/depth{depth}"), |b| {
             b.iter(|| {
                 positions

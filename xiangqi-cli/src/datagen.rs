@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Game};
 use xiangqi_eval::nnue::data::{record_count, Record, DATA_MAGIC, RECORD_BYTES};
 use xiangqi_eval::EvalChoice;
-use xiangqi_search::{Limits, SearchEngine, VariantSpec, MATE_BOUND};
+use xiangqi_search::{Limits, SearchEngine, VariantConfig, MATE_BOUND};
 
 /// The arguments of `xiangqi datagen`.
 #[derive(clap::Args)]
@@ -110,7 +110,7 @@ pub fn open_data(path: &Path) -> Result<(File, u64), String> {
 /// One worker's settings.
 #[derive(Clone)]
 struct Work {
-    spec: VariantSpec,
+    variant: VariantConfig,
     eval: EvalChoice,
     nodes: u64,
     random_plies: u32,
@@ -152,7 +152,7 @@ fn play_game(work: &Work, engine: &mut SearchEngine<EvalChoice>, rng: &mut StdRn
 
 /// `xiangqi datagen`.
 pub fn run(a: &DatagenArgs) -> CmdResult {
-    let spec: VariantSpec = xiangqi_cli::uci::DEFAULT_VARIANT.parse().map_err(|e| format!("{e}"))?;
+    let variant: VariantConfig = xiangqi_cli::uci::DEFAULT_VARIANT.parse().map_err(|e| format!("{e}"))?;
     // The network first: a missing one is an error before any file is touched.
     let eval = a.eval.choice()?;
     let (mut file, start_count) = open_data(&a.out)?;
@@ -162,7 +162,7 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
         return Ok(());
     }
     let work = Work {
-        spec,
+        variant,
         eval,
         nodes: a.nodes,
         random_plies: a.random_plies,
@@ -179,7 +179,7 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
             StdRng::seed_from_u64(a.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (t + 1).wrapping_mul(0x9E37_79B9));
         // Each worker's own engine: one search thread, its own table.
         let mut engine = SearchEngine::new(work.eval.clone())?;
-        engine.set_variant(work.spec);
+        engine.set_variant(work.variant);
         engine.set_hash(work.hash)?;
         handles.push(std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {

@@ -274,7 +274,7 @@ fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, j
 }
 
 fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool, eval: &evalopt::EvalOpts) -> CmdResult {
-    let spec: xiangqi_search::VariantSpec =
+    let spec: xiangqi_search::VariantConfig =
         variant.parse().map_err(|e: xiangqi_search::VariantError| UsageError::value("variant", variant, e))?;
     let choice = eval.choice()?;
     let r =

@@ -10,7 +10,7 @@ use xiangqi_core::{Move, Position, START_FEN};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::{HASH, MULTIPV, THREADS};
 use xiangqi_search::policy::{child, null_move};
-use xiangqi_search::{Limits, Score, SearchEngine, SearchResult, VariantSpec, MATE, MATE_BOUND, PRESETS};
+use xiangqi_search::{Limits, Score, SearchEngine, SearchResult, VariantConfig, MATE, MATE_BOUND, PRESETS};
 
 /// Arguments of `xiangqi search`.
 #[derive(clap::Args)]
@@ -88,8 +88,8 @@ pub fn score_text(score: Score) -> String {
 }
 
 /// The variant of the flag `--FLAG` (a usage error when it is none).
-fn parse_variant(flag: &str, text: &str) -> Result<VariantSpec, UsageError> {
-    text.parse::<VariantSpec>().map_err(|e| UsageError::value(flag, text, e))
+fn parse_variant(flag: &str, text: &str) -> Result<VariantConfig, UsageError> {
+    text.parse::<VariantConfig>().map_err(|e| UsageError::value(flag, text, e))
 }
 
 fn list_variants() -> String {
@@ -143,7 +143,7 @@ fn lines_json(r: &SearchResult<Move>) -> serde_json::Value {
 /// Runs `spec` on `pos` on `engine` as a fresh engine would (a cleared table and ordering memory).
 pub fn run_search(
     engine: &mut SearchEngine<EvalChoice>,
-    spec: &VariantSpec,
+    spec: &VariantConfig,
     pos: &Position,
     limits: &Limits,
 ) -> SearchResult<Move> {
@@ -247,7 +247,7 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
         names
     };
     // Check every name before searching anything.
-    let specs: Vec<(String, VariantSpec)> =
+    let specs: Vec<(String, VariantConfig)> =
         names.iter().map(|n| parse_variant("variants", n).map(|s| (n.clone(), s))).collect::<Result<_, _>>()?;
     if let Some(path) = &args.plot {
         if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) {
@@ -260,7 +260,7 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
     let eval = &mut engine;
     // With --plot, every depth up to --depth: (depth, nodes) per variant, the last search being the table's.
     let mut curves: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
-    let results: Vec<(String, VariantSpec, SearchResult<Move>)> = specs
+    let results: Vec<(String, VariantConfig, SearchResult<Move>)> = specs
         .into_iter()
         .map(|(n, s)| {
             if args.plot.is_some() {

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use xiangqi_core::{Color, Move, START_FEN};
 use xiangqi_search::record::{DotOptions, Recorder, View, DEFAULT_CAPACITY};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
-use xiangqi_search::{GameTree, Limits, MoveBuf, RunSetup, SearchResult, VariantSpec};
+use xiangqi_search::{GameTree, Limits, MoveBuf, RunSetup, SearchResult, VariantConfig};
 
 /// Whose point of view windows and values are drawn from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -134,7 +134,7 @@ fn draw<M: Copy + std::fmt::Display>(
 /// Runs the command.
 pub fn run(args: &TreeArgs) -> CmdResult {
     let format = format_of(&args.out)?;
-    let spec: VariantSpec = args
+    let spec: VariantConfig = args
         .variant
         .parse()
         .map_err(|e: xiangqi_search::VariantError| UsageError::value("variant", &args.variant, e))?;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use xiangqi_core::Position;
 use xiangqi_eval::EngineEval;
-use xiangqi_search::{Limits, VariantSpec};
+use xiangqi_search::{Limits, VariantConfig};
 
 const XQ: &str = env!("CARGO_BIN_EXE_xiangqi");
 
@@ -44,7 +44,7 @@ fn search_nodes(fen: &str, depth: u32, variant: &str) -> u64 {
 /// and `xiangqi bench` do), with a fresh table.
 fn library_nodes(fen: &str, depth: u32, variant: &str) -> u64 {
     let pos = Position::from_fen(fen).unwrap();
-    let spec: VariantSpec = variant.parse().unwrap();
+    let spec: VariantConfig = variant.parse().unwrap();
     let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
     spec.run(pos.clone(), EngineEval::new(&pos), &limits).stats.nodes()
 }

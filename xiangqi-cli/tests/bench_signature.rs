@@ -4,7 +4,7 @@
 use std::process::Command;
 use xiangqi_eval::EngineEval;
 use xiangqi_search::bench::{bench, BENCH_DEPTH, BENCH_FENS};
-use xiangqi_search::VariantSpec;
+use xiangqi_search::VariantConfig;
 
 /// `xiangqi bench --json` with `extra` flags, as the text of its snapshot: the total, the nodes of each position
 /// and the best moves, one per bench position.
@@ -34,9 +34,9 @@ fn bench_signature_handcrafted() {
 #[test]
 fn single_thread_search_is_reproducible() {
     // Same positions, depth and hash size: the same node counts and moves, run after run.
-    let spec: VariantSpec = "engine".parse().unwrap();
-    let a = bench(&spec, 6, 4, 1, EngineEval::new).unwrap();
-    let b = bench(&spec, 6, 4, 1, EngineEval::new).unwrap();
+    let variant: VariantConfig = "engine".parse().unwrap();
+    let a = bench(&variant, 6, 4, 1, EngineEval::new).unwrap();
+    let b = bench(&variant, 6, 4, 1, EngineEval::new).unwrap();
     assert_eq!(a.nodes.len(), BENCH_FENS.len());
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best, b.best);
@@ -45,8 +45,8 @@ fn single_thread_search_is_reproducible() {
 
 #[test]
 fn two_threads_find_legal_moves() {
-    let spec: VariantSpec = "engine".parse().unwrap();
-    let r = bench(&spec, 5, 4, 2, EngineEval::new).unwrap();
+    let variant: VariantConfig = "engine".parse().unwrap();
+    let r = bench(&variant, 5, 4, 2, EngineEval::new).unwrap();
     assert_eq!(r.best.len(), BENCH_FENS.len());
     for (fen, best) in BENCH_FENS.iter().zip(&r.best) {
         let pos = xiangqi_core::Position::from_fen(fen).unwrap();

@@ -2,9 +2,9 @@
 //! node count is the search's signature (`xiangqi bench`, and a snapshot in the tests), so that every change to the
 //! search or the evaluation shows up as a reviewed change; the time gives nodes per second.
 
+use crate::config::VariantConfig;
 use crate::game::Evaluator;
 use crate::limits::Limits;
-use crate::variants::VariantSpec;
 use crate::{EngineError, SearchEngine};
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;
@@ -41,7 +41,7 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
-/// Runs the bench: each of [`BENCH_FENS`] searched by `spec` to `depth` (iterative deepening) with a cleared
+/// Runs the bench: each of [`BENCH_FENS`] searched by `variant` to `depth` (iterative deepening) with a cleared
 /// `hash_mb` table and `threads` threads, evaluating with what `make_eval` builds.
 ///
 /// ```
@@ -60,14 +60,14 @@ pub struct BenchResult {
 /// # Errors
 /// When the table or the threads cannot be had.
 pub fn bench<E: Evaluator + Send>(
-    spec: &VariantSpec,
+    variant: &VariantConfig,
     depth: u32,
     hash_mb: usize,
     threads: usize,
     make_eval: impl Fn(&Position) -> E + Sync,
 ) -> Result<BenchResult, EngineError> {
     let mut engine = SearchEngine::new(make_eval)?;
-    engine.set_variant(*spec);
+    engine.set_variant(*variant);
     engine.set_hash(hash_mb)?;
     engine.set_threads(threads)?;
     // Faulted in before the clock starts: bench measures the search, not the operating system.

@@ -5,6 +5,7 @@
 //! concrete evaluator: it is generic over an [`EvalSource`] (`xiangqi-eval`'s `EvalSettings` or `EvalChoice`, or any
 //! function returning an [`Evaluator`](crate::Evaluator)), whose options it lists after its own.
 
+use crate::config::VariantConfig;
 use crate::game::FastPaths;
 use crate::handle::{Control, GoMode, Info, Listener, MarkDone, SearchHandle};
 use crate::limits::{Limits, Signals};
@@ -14,7 +15,6 @@ use crate::run::RunSetup;
 use crate::smp::SearchPool;
 use crate::stats::SearchResult;
 use crate::tt::{TableAllocError, TranspositionTable};
-use crate::variants::VariantSpec;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
@@ -69,7 +69,7 @@ pub enum EngineError {
 /// assert!(pos.is_legal(handle.wait().best_move.unwrap()));
 /// ```
 pub struct SearchEngine<S, G = Position> {
-    spec: VariantSpec,
+    variant: VariantConfig,
     settings: EngineSettings,
     tt: Arc<TranspositionTable>,
     pool: Arc<SearchPool>,
@@ -83,7 +83,7 @@ pub struct SearchEngine<S, G = Position> {
 impl<S, G> std::fmt::Debug for SearchEngine<S, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SearchEngine")
-            .field("spec", &self.spec)
+            .field("variant", &self.variant)
             .field("settings", &self.settings)
             .field("hash_mb", &self.tt.size_mb())
             .field("threads", &self.pool.threads())
@@ -106,7 +106,7 @@ where
     pub fn new(source: S) -> Result<Self, EngineError> {
         let settings = EngineSettings::default();
         Ok(SearchEngine {
-            spec: settings.variant.parse().expect("the engine variant parses"),
+            variant: settings.variant.parse().expect("the engine variant parses"),
             tt: Arc::new(TranspositionTable::try_new(settings.hash_mb)?),
             pool: Arc::new(SearchPool::new(settings.threads)?),
             memory: Arc::new(SearchMemory::new()),
@@ -118,7 +118,7 @@ where
     }
 
     /// Searches `game` within `limits` on the engine's threads and waits for the result. With one thread and only a
-    /// depth limit (`limits.iterative` off) it is one fixed-depth pass, as [`VariantSpec::run`]; otherwise it deepens
+    /// depth limit (`limits.iterative` off) it is one fixed-depth pass, as [`VariantConfig::run`]; otherwise it deepens
     /// iteratively. [`SearchEngine::go`] runs a search in the background instead.
     pub fn search(&mut self, game: &G, limits: &Limits) -> SearchResult<G::Move> {
         self.search_reporting(game, limits, |_| {})
@@ -132,17 +132,17 @@ where
         on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move> {
         self.stop_last();
-        let (spec, limits) = (self.spec, &self.playing_limits(limits.clone()));
+        let (variant, limits) = (self.variant, &self.playing_limits(limits.clone()));
         let source = &*self.source;
         if self.pool.threads() == 1 && !limits.iterative() {
             let setup =
                 RunSetup { tt: Some(self.tt.clone()), memory: Some(self.memory.clone()), ..RunSetup::default() };
             return self
                 .pool
-                .run(|| spec.run_with(game.clone(), source.for_search(game), limits, &setup, on_iteration));
+                .run(|| variant.run_with(game.clone(), source.for_search(game), limits, &setup, on_iteration));
         }
         let make_eval = |g: &G| source.for_search(g);
-        self.pool.search(&spec, game, make_eval, limits, self.tt.clone(), Some(self.memory.clone()), on_iteration)
+        self.pool.search(&variant, game, make_eval, limits, self.tt.clone(), Some(self.memory.clone()), on_iteration)
     }
 
     /// Stops the last search started with `go` if it still runs, and waits until it no longer uses the threads.
@@ -174,10 +174,10 @@ where
         self.memory.clear();
     }
 
-    /// Plays `spec` instead (e.g. `"engine+no-lmr".parse()`, or a textbook variant).
-    pub fn set_variant(&mut self, spec: VariantSpec) {
-        self.settings.variant = spec.to_string();
-        self.spec = spec;
+    /// Plays `variant` instead (e.g. `"engine+no-lmr".parse()`, or a textbook variant).
+    pub fn set_variant(&mut self, variant: VariantConfig) {
+        self.settings.variant = variant.to_string();
+        self.variant = variant;
     }
 
     /// A new, empty table of `mb` megabytes, faulted in on a background thread; on an error the old table is kept.
@@ -220,8 +220,8 @@ where
     }
 
     /// The variant searched.
-    pub fn variant(&self) -> &VariantSpec {
-        &self.spec
+    pub fn variant(&self) -> &VariantConfig {
+        &self.variant
     }
 
     /// The shared transposition table.
@@ -304,7 +304,7 @@ where
             self.settings.lenient = check()?;
         } else if name == options::VARIANT.name {
             let OptionValue::Text(text) = value else { return Err(format!("option {name} needs a variant")) };
-            self.spec = text.parse::<VariantSpec>().map_err(|e| e.to_string())?;
+            self.variant = text.parse::<VariantConfig>().map_err(|e| e.to_string())?;
             self.settings.variant = text.clone();
         } else if self.source.options().iter().any(|o| o.name == name) {
             let mut source = (*self.source).clone();
@@ -354,7 +354,7 @@ where
         let start = limits.start.unwrap_or_else(Instant::now);
         let limits =
             Limits { signals: Some(signals), iterative: true, start: Some(start), ..self.playing_limits(limits) };
-        let (spec, game, pool) = (self.spec, game.clone(), self.pool.clone());
+        let (variant, game, pool) = (self.variant, game.clone(), self.pool.clone());
         let (tt, memory, source) = (self.tt.clone(), self.memory.clone(), self.source.clone());
         let ctl = control.clone();
         self.last = Some(control.clone());
@@ -366,7 +366,7 @@ where
                 let info = Info { result: r.clone(), nodes, elapsed: start.elapsed(), hashfull: tt.hashfull() };
                 listener.iteration(&info);
             };
-            let result = pool.search(&spec, &game, make_eval, &limits, tt.clone(), Some(memory), report);
+            let result = pool.search(&variant, &game, make_eval, &limits, tt.clone(), Some(memory), report);
             ctl.hold_then_finish(mode);
             listener.finished(&result);
             result

@@ -58,7 +58,7 @@ pub const LENIENT: OptionDecl = OptionDecl {
     doc: "Loads the FENs of rule books and studies that strict checking refuses.",
 };
 
-/// `Variant`: the search variant played (a preset or techniques joined with `+`, [`crate::VariantSpec`]).
+/// `Variant`: the search variant played (a preset or techniques joined with `+`, [`crate::VariantConfig`]).
 pub const VARIANT: OptionDecl = OptionDecl {
     name: "Variant",
     ucci: Some("variant"),

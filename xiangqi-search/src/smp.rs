@@ -1,12 +1,12 @@
 //! Lazy SMP: several threads search the same position and share the transposition table.
 
+use crate::config::VariantConfig;
 use crate::game::{Evaluator, FastPaths};
 use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
 use crate::run::RunSetup;
 use crate::stats::SearchResult;
 use crate::tt::TranspositionTable;
-use crate::variants::VariantSpec;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
@@ -20,7 +20,7 @@ pub const SEARCH_STACK: usize = 64 << 20;
 /// the node counts of all threads added. With one thread this is exactly the single-threaded search (reproducible
 /// node counts).
 pub fn search_smp<G, E>(
-    spec: &VariantSpec,
+    variant: &VariantConfig,
     game: &G,
     make_eval: impl Fn(&G) -> E + Sync,
     limits: &Limits,
@@ -33,7 +33,7 @@ where
     G::Move: Send,
     E: Evaluator<G, G::Move> + Send,
 {
-    search_smp_remembering(spec, game, make_eval, limits, tt, None, threads, on_iteration)
+    search_smp_remembering(variant, game, make_eval, limits, tt, None, threads, on_iteration)
 }
 
 /// [`search_smp`] that starts each thread from what it learnt about move ordering in the last search kept in
@@ -42,7 +42,7 @@ where
 /// for the next.
 #[allow(clippy::too_many_arguments)]
 pub fn search_smp_remembering<G, E>(
-    spec: &VariantSpec,
+    variant: &VariantConfig,
     game: &G,
     make_eval: impl Fn(&G) -> E + Sync,
     limits: &Limits,
@@ -57,7 +57,7 @@ where
     E: Evaluator<G, G::Move> + Send,
 {
     let pool = SearchPool::new(threads).expect("the search threads start");
-    pool.search(spec, game, make_eval, limits, tt, memory, on_iteration)
+    pool.search(variant, game, make_eval, limits, tt, memory, on_iteration)
 }
 
 /// Search threads that live from one search to the next, as Stockfish keeps its threads until the `Threads`
@@ -66,7 +66,7 @@ where
 /// ```
 /// use std::sync::{Arc, Mutex};
 /// use xiangqi_core::Position;
-/// use xiangqi_search::{Limits, SearchPool, TranspositionTable, VariantSpec};
+/// use xiangqi_search::{Limits, SearchPool, TranspositionTable, VariantConfig};
 /// # use xiangqi_search::{Evaluator, Score};
 /// # struct Material;
 /// # impl Evaluator<Position> for Material {
@@ -75,9 +75,9 @@ where
 ///
 /// let pool = SearchPool::new(2).unwrap();
 /// let tt = Arc::new(TranspositionTable::new(1));
-/// let spec: VariantSpec = "engine".parse().unwrap();
+/// let variant: VariantConfig = "engine".parse().unwrap();
 /// for _ in 0..2 {
-///     let r = pool.search(&spec, &Position::startpos(), |_| Material, &Limits::depth(3), tt.clone(), None, |_| {});
+///     let r = pool.search(&variant, &Position::startpos(), |_| Material, &Limits::depth(3), tt.clone(), None, |_| {});
 ///     assert!(r.best_move.is_some());
 /// }
 /// ```
@@ -122,7 +122,7 @@ impl SearchPool {
     #[allow(clippy::too_many_arguments)]
     pub fn search<G, E>(
         &self,
-        spec: &VariantSpec,
+        variant: &VariantConfig,
         game: &G,
         make_eval: impl Fn(&G) -> E + Sync,
         limits: &Limits,
@@ -148,12 +148,12 @@ impl SearchPool {
                     RunSetup { tt: Some(tt.clone()), memory: memory.clone(), thread: i, depth_offset: (i % 2) as u32 };
                 let (helper_limits, helper_stats) = (&helper_limits, &helper_stats);
                 scope.spawn(move |_| {
-                    let r = spec.run_with(g, e, helper_limits, &setup, |_| {});
+                    let r = variant.run_with(g, e, helper_limits, &setup, |_| {});
                     helper_stats.lock().unwrap_or_else(|e| e.into_inner()).push(r.stats);
                 });
             }
             let main_setup = RunSetup { tt: Some(tt.clone()), memory: memory.clone(), thread: 0, depth_offset: 0 };
-            let result = spec.run_with(game.clone(), make_eval(game), &limits, &main_setup, on_iteration);
+            let result = variant.run_with(game.clone(), make_eval(game), &limits, &main_setup, on_iteration);
             signals.stop.store(true, Ordering::Relaxed);
             result
         });

@@ -340,22 +340,22 @@ mod tests {
     #[test]
     fn names_round_trip_through_display() {
         for text in ["minimax", "alphabeta+qs", "pvs+nmp+qs", "engine", "engine+no-lmr+no-tt", "negamax-ab-hard+pvs"] {
-            let spec: VariantSpec = text.parse().unwrap();
-            let again: VariantSpec = spec.to_string().parse().unwrap();
+            let spec: VariantConfig = text.parse().unwrap();
+            let again: VariantConfig = spec.to_string().parse().unwrap();
             assert_eq!(spec, again, "{text} -> {spec}");
         }
-        let spec: VariantSpec = "engine+no-lmr+no-qsprune".parse().unwrap();
+        let spec: VariantConfig = "engine+no-lmr+no-qsprune".parse().unwrap();
         let on = spec.techniques();
         assert!(!on.contains(&"lmr") && !on.contains(&"qsprune") && on.contains(&"tt"));
         assert_eq!(spec.to_string(), "negamax-ab+pvs+nmp+qs+order+engine+no-lmr+no-qsprune");
-        let spec: VariantSpec = "engine+no-nmp+no-order".parse().unwrap();
+        let spec: VariantConfig = "engine+no-nmp+no-order".parse().unwrap();
         let on = spec.techniques();
         assert!(spec.is_engine() && !on.contains(&"nmp") && !on.contains(&"order") && on.contains(&"pvs"));
         // Techniques switched off are named too, so that the name reads back as the same variant.
         assert_eq!(spec.to_string(), "negamax-ab+pvs+qs+engine+no-nmp+no-order");
-        assert_eq!(spec.to_string().parse::<VariantSpec>().unwrap(), spec);
+        assert_eq!(spec.to_string().parse::<VariantConfig>().unwrap(), spec);
         // The order of the parts does not matter.
-        assert_eq!("no-nmp+no-order+engine".parse::<VariantSpec>().unwrap(), spec);
+        assert_eq!("no-nmp+no-order+engine".parse::<VariantConfig>().unwrap(), spec);
     }
 
     #[test]
@@ -363,55 +363,55 @@ mod tests {
         for text in
             ["negamax-ab+no-tt", "no-lmr", "pvs+qs+no-aspiration", "no-verified", "alphabeta+no-nmp", "no-order"]
         {
-            let err = text.parse::<VariantSpec>().unwrap_err();
+            let err = text.parse::<VariantConfig>().unwrap_err();
             let part = text.rsplit('+').next().unwrap();
             assert_eq!(err, VariantError::NeedsEngine { part: part.to_owned() }, "{text}");
             let message = err.to_string();
             assert!(message.contains("needs the engine part") && message.contains(&format!("engine+{part}")));
         }
         assert_eq!(
-            "engine+pvs+no-pvs".parse::<VariantSpec>(),
+            "engine+pvs+no-pvs".parse::<VariantConfig>(),
             Err(VariantError::OnAndOff("pvs".to_owned(), "no-pvs".to_owned()))
         );
-        assert!(matches!("engine+no-tt+tt".parse::<VariantSpec>(), Err(VariantError::OnAndOff(..))));
+        assert!(matches!("engine+no-tt+tt".parse::<VariantConfig>(), Err(VariantError::OnAndOff(..))));
         // With the engine they switch it off.
-        let spec: VariantSpec = "engine+no-tt".parse().unwrap();
+        let spec: VariantConfig = "engine+no-tt".parse().unwrap();
         assert!(spec.is_engine() && !spec.techniques().contains(&"tt"));
     }
 
     #[test]
     fn additions_join_any_negamax_search() {
-        let spec: VariantSpec = "pvs+tt".parse().unwrap();
+        let spec: VariantConfig = "pvs+tt".parse().unwrap();
         assert!(spec.techniques() == ["pvs", "tt"] && !spec.is_engine());
         assert_eq!(spec.to_string(), "negamax-ab+pvs+tt");
-        let spec: VariantSpec = "negamax-ab-hard+qs+order+lmr+qsprune+tt".parse().unwrap();
+        let spec: VariantConfig = "negamax-ab-hard+qs+order+lmr+qsprune+tt".parse().unwrap();
         assert_eq!(spec.to_string(), "negamax-ab-hard+qs+order+tt+lmr+qsprune");
-        assert_eq!(spec.to_string().parse::<VariantSpec>(), Ok(spec));
-        assert_eq!("negamax+checkext".parse::<VariantSpec>().map(|s| s.techniques()), Ok(vec!["checkext"]));
+        assert_eq!(spec.to_string().parse::<VariantConfig>(), Ok(spec));
+        assert_eq!("negamax+checkext".parse::<VariantConfig>().map(|s| s.techniques()), Ok(vec!["checkext"]));
         for (text, addition, needs) in [
             ("lmr", "lmr", "order"),
             ("pvs+futility", "futility", "order"),
             ("qsprune", "qsprune", "qs"),
             ("verified", "verified", "nmp"),
         ] {
-            assert_eq!(text.parse::<VariantSpec>(), Err(VariantError::Needs { addition, needs }), "{text}");
+            assert_eq!(text.parse::<VariantConfig>(), Err(VariantError::Needs { addition, needs }), "{text}");
         }
-        let err = "alphabeta+lmr".parse::<VariantSpec>().unwrap_err();
+        let err = "alphabeta+lmr".parse::<VariantConfig>().unwrap_err();
         assert_eq!(err, VariantError::AdditionForm("alphabeta"));
         assert!(err.to_string().contains("written for the negamax node"));
         // The table joins every form, the two-sided ones included.
         for text in ["alphabeta+tt", "alphabeta-hard+tt", "minimax+tt", "alphabeta+order+tt"] {
-            assert!(text.parse::<VariantSpec>().is_ok(), "{text}");
+            assert!(text.parse::<VariantConfig>().is_ok(), "{text}");
         }
         // The engine does without any of its parts.
         for part in ["no-order", "no-qs", "no-nmp"] {
-            assert!(format!("engine+{part}").parse::<VariantSpec>().is_ok(), "{part}");
+            assert!(format!("engine+{part}").parse::<VariantConfig>().is_ok(), "{part}");
         }
     }
 
     #[test]
     fn techniques_are_listed_and_switched_one_at_a_time() {
-        let engine: VariantSpec = "engine".parse().unwrap();
+        let engine: VariantConfig = "engine".parse().unwrap();
         let all: Vec<&str> = TECHNIQUES.iter().filter(|t| t.in_engine).map(|t| t.name).collect();
         assert_eq!(engine.techniques(), all);
         for name in engine.techniques() {
@@ -420,14 +420,14 @@ mod tests {
             assert!(!without.techniques().contains(&name) && without.techniques().len() == all.len() - 1);
             assert_eq!(without.with_technique(name, true), Ok(engine), "{name}");
         }
-        let plain: VariantSpec = "negamax-ab+order".parse().unwrap();
+        let plain: VariantConfig = "negamax-ab+order".parse().unwrap();
         assert_eq!(plain.techniques(), ["order"]);
         assert_eq!(plain.with_technique("order", false).unwrap().to_string(), "negamax-ab");
         assert_eq!(plain.with_technique("null", true).unwrap().to_string(), "negamax-ab+nmp+order");
-        let lmr: VariantSpec = "negamax-ab+order+lmr".parse().unwrap();
+        let lmr: VariantConfig = "negamax-ab+order+lmr".parse().unwrap();
         assert_eq!(lmr.with_technique("order", false), Err(VariantError::Needs { addition: "lmr", needs: "order" }));
         assert!(matches!(plain.with_technique("nope", true), Err(VariantError::Unknown { .. })));
-        let minimax: VariantSpec = "minimax".parse().unwrap();
+        let minimax: VariantConfig = "minimax".parse().unwrap();
         assert!(matches!(minimax.with_technique("pvs", true), Err(VariantError::NeedsWindow { .. })));
     }
 
@@ -443,8 +443,8 @@ mod tests {
         }
         // And every part listed is one the parser takes, alone or with the engine.
         for part in listed {
-            let alone = part.parse::<VariantSpec>();
-            assert!(alone.is_ok() || format!("engine+{part}").parse::<VariantSpec>().is_ok(), "{part}: {alone:?}");
+            let alone = part.parse::<VariantConfig>();
+            assert!(alone.is_ok() || format!("engine+{part}").parse::<VariantConfig>().is_ok(), "{part}: {alone:?}");
         }
         // The error messages list the same names.
         let available = available();
@@ -453,13 +453,13 @@ mod tests {
 
     #[test]
     fn contradictions_are_errors() {
-        assert!(matches!("minimax+alphabeta".parse::<VariantSpec>(), Err(VariantError::TwoForms(..))));
-        assert!(matches!("negamax+nmp".parse::<VariantSpec>(), Err(VariantError::NeedsWindow { .. })));
-        assert!(matches!("alphabeta+engine".parse::<VariantSpec>(), Err(VariantError::EngineForm(_))));
-        assert!(matches!("no-bogus".parse::<VariantSpec>(), Err(VariantError::Unknown { .. })));
+        assert!(matches!("minimax+alphabeta".parse::<VariantConfig>(), Err(VariantError::TwoForms(..))));
+        assert!(matches!("negamax+nmp".parse::<VariantConfig>(), Err(VariantError::NeedsWindow { .. })));
+        assert!(matches!("alphabeta+engine".parse::<VariantConfig>(), Err(VariantError::EngineForm(_))));
+        assert!(matches!("no-bogus".parse::<VariantConfig>(), Err(VariantError::Unknown { .. })));
         // Never rewritten quietly into negamax-ab.
         for v in ["alphabeta+pvs", "alphabeta+nmp", "ab+pvs+qs"] {
-            assert!(matches!(v.parse::<VariantSpec>(), Err(VariantError::TwoSided { .. })), "{v}");
+            assert!(matches!(v.parse::<VariantConfig>(), Err(VariantError::TwoSided { .. })), "{v}");
         }
     }
 }

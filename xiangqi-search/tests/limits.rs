@@ -81,15 +81,15 @@ fn a_mate_limit_stops_deepening_at_the_mate() {
 /// learnt (and so searches differently); a cleared memory is fresh again.
 #[test]
 fn search_memory_carries_the_ordering_from_one_search_to_the_next() {
-    use xiangqi_search::{search_smp, search_smp_remembering, SearchMemory, VariantSpec};
-    let spec: VariantSpec = "engine".parse().unwrap();
+    use xiangqi_search::{search_smp, search_smp_remembering, SearchMemory, VariantConfig};
+    let variant: VariantConfig = "engine".parse().unwrap();
     let pos = Position::startpos();
     let limits = Limits::depth(7);
     let fresh_tt = || Arc::new(TranspositionTable::new(4));
     let run = |memory: Option<Arc<SearchMemory>>| {
-        search_smp_remembering(&spec, &pos, |_| Material, &limits, fresh_tt(), memory, 1, |_| {}).stats.nodes()
+        search_smp_remembering(&variant, &pos, |_| Material, &limits, fresh_tt(), memory, 1, |_| {}).stats.nodes()
     };
-    let fresh = search_smp(&spec, &pos, |_| Material, &limits, fresh_tt(), 1, |_| {}).stats.nodes();
+    let fresh = search_smp(&variant, &pos, |_| Material, &limits, fresh_tt(), 1, |_| {}).stats.nodes();
     let memory = Arc::new(SearchMemory::new());
     assert!(memory.is_empty());
     assert_eq!(run(Some(memory.clone())), fresh, "an empty memory is a fresh search");
@@ -99,7 +99,7 @@ fn search_memory_carries_the_ordering_from_one_search_to_the_next() {
     memory.clear();
     assert_eq!(run(Some(memory.clone())), fresh, "a cleared memory is fresh again");
     // Variants that learn nothing keep nothing.
-    let plain: VariantSpec = "pvs+nmp".parse().unwrap();
+    let plain: VariantConfig = "pvs+nmp".parse().unwrap();
     let memory = Arc::new(SearchMemory::new());
     search_smp_remembering(&plain, &pos, |_| Material, &Limits::depth(3), fresh_tt(), Some(memory.clone()), 1, |_| {});
     assert!(memory.is_empty());

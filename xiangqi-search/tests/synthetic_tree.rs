@@ -161,7 +161,7 @@ fn cs557_node(tree: &mut Tree, max: bool, mut worst: i32, best: i32) -> i32 {
 /// return its value; the fail-hard two-sided form (`alphabeta-hard`) is that algorithm in this crate.
 #[test]
 fn cs557_best_worst_routines_visit_the_leaves_of_alphabeta() {
-    use xiangqi_search::{AlphaBetaHard, VariantSpec};
+    use xiangqi_search::{AlphaBetaHard, VariantConfig};
     let mut trees = vec![(Tree::parse(SPEC_TREE).unwrap(), 4)];
     for seed in 1..30u64 {
         let (b, d) = (2 + (seed % 4) as usize, 2 + (seed % 4) as u32);
@@ -177,8 +177,8 @@ fn cs557_best_worst_routines_visit_the_leaves_of_alphabeta() {
         let hard = run::<AlphaBetaHard>(tree.clone(), depth);
         assert_eq!((hard.0, &hard.1), (score, &leaves), "alphabeta-hard, tree {i}");
         // The variant parsed from text runs the same search.
-        let spec: VariantSpec = "alphabeta-hard".parse().unwrap();
-        let r = spec.run(tree.clone(), TreeEval, &xiangqi_search::Limits::depth(depth));
+        let variant: VariantConfig = "alphabeta-hard".parse().unwrap();
+        let r = variant.run(tree.clone(), TreeEval, &xiangqi_search::Limits::depth(depth));
         assert_eq!((r.score, r.stats.main_nodes), (score, hard.2.main_nodes), "alphabeta-hard from text, tree {i}");
     }
 }

@@ -4,7 +4,7 @@
 use xiangqi_core::{Color, PieceKind, Position, START_FEN};
 use xiangqi_search::policy::null_move;
 use xiangqi_search::techniques::table;
-use xiangqi_search::{Evaluator, Limits, Score, VariantSpec};
+use xiangqi_search::{Evaluator, Limits, Score, VariantConfig};
 
 /// A small test evaluator (the search never names the real one): material plus a bonus for advanced pieces, so
 /// that scores are varied and ties are rare.
@@ -62,7 +62,7 @@ fn positions() -> Vec<Position> {
 const EXACT: &[&str] = &["minimax", "alphabeta", "negamax", "negamax-ab", "negamax-ab-hard", "pvs"];
 
 fn search(variant: &str, pos: &Position, depth: u32) -> xiangqi_search::SearchResult<xiangqi_core::Move> {
-    let spec: VariantSpec = variant.parse().unwrap();
+    let spec: VariantConfig = variant.parse().unwrap();
     spec.run(pos.clone(), TestEval, &Limits::depth(depth))
 }
 
@@ -197,7 +197,7 @@ fn dynamic_compositions_visit_the_nodes_of_the_fixed_ones() {
     ];
     for pos in positions().iter().take(6) {
         for (name, run) in &cases {
-            let spec: VariantSpec = name.parse().unwrap();
+            let spec: VariantConfig = name.parse().unwrap();
             let depth =
                 if name.starts_with("minimax") || name.starts_with("negamax+") || *name == "negamax" { 2 } else { 3 };
             let dynamic = spec.run(pos.clone(), TestEval, &Limits::depth(depth));
@@ -225,8 +225,8 @@ fn a_table_added_to_a_textbook_search_keeps_the_score_and_saves_nodes() {
     ] {
         let (mut plain_nodes, mut tt_nodes) = (0, 0);
         for pos in positions().iter().take(12) {
-            let a = plain.parse::<VariantSpec>().unwrap().run(pos.clone(), TestEval, &Limits::depth(4));
-            let b = with_tt.parse::<VariantSpec>().unwrap().run(pos.clone(), TestEval, &Limits::depth(4));
+            let a = plain.parse::<VariantConfig>().unwrap().run(pos.clone(), TestEval, &Limits::depth(4));
+            let b = with_tt.parse::<VariantConfig>().unwrap().run(pos.clone(), TestEval, &Limits::depth(4));
             assert_eq!(a.score, b.score, "{with_tt} on {}", pos.fen());
             plain_nodes += a.stats.nodes();
             tt_nodes += b.stats.nodes();
@@ -264,7 +264,7 @@ fn every_addition_can_be_added_alone_and_taken_away_alone() {
             variants.push(format!("engine+no-{part}"));
         }
         for v in &variants {
-            let spec: VariantSpec = v.parse().unwrap_or_else(|e| panic!("{v}: {e}"));
+            let spec: VariantConfig = v.parse().unwrap_or_else(|e| panic!("{v}: {e}"));
             let r = spec.run(pos.clone(), TestEval, &Limits::depth(4));
             let best = r.best_move.unwrap_or_else(|| panic!("{v}: no move"));
             assert!(pos.is_legal(best), "{v}");
@@ -278,7 +278,7 @@ fn every_addition_can_be_added_alone_and_taken_away_alone() {
 fn a_search_pool_keeps_its_threads_and_its_node_counts() {
     use std::sync::{Arc, Mutex};
     use xiangqi_search::{search_smp, SearchPool, TranspositionTable};
-    let spec: VariantSpec = "engine".parse().unwrap();
+    let spec: VariantConfig = "engine".parse().unwrap();
     let pool = SearchPool::new(1).unwrap();
     let threads = Mutex::new(Vec::new());
     for pos in positions().iter().take(3) {

@@ -134,9 +134,9 @@ pub fn run(args: &AblateArgs) -> CmdResult {
     if plan.tc.is_some() && args.games > 0 {
         // Start the engines once: a variant the engine refuses stops here, before any game.
         for p in &plan.pairings {
-            for spec in [p.with, p.without] {
-                let e = EngineProcess::start(&engine(&program, &spec, args.hash), Duration::from_secs(60))
-                    .map_err(|e| format!("engine {spec}: {e}"))?;
+            for variant in [p.with, p.without] {
+                let e = EngineProcess::start(&engine(&program, &variant, args.hash), Duration::from_secs(60))
+                    .map_err(|e| format!("engine {variant}: {e}"))?;
                 e.quit();
             }
         }

@@ -6,19 +6,19 @@ use std::time::Duration;
 use xiangqi_match::elo::Sprt;
 use xiangqi_match::openings::Opening;
 use xiangqi_match::{EngineConfig, Protocol, TimeControl};
-use xiangqi_search::VariantSpec;
+use xiangqi_search::VariantConfig;
 
 /// One technique's comparison: the variant with it against the variant without it.
 #[derive(Debug, Clone)]
 pub(super) struct Pairing {
     pub(super) technique: String,
-    pub(super) with: VariantSpec,
-    pub(super) without: VariantSpec,
+    pub(super) with: VariantConfig,
+    pub(super) without: VariantConfig,
 }
 
 /// Checked settings.
 pub(super) struct Plan {
-    pub(super) base: VariantSpec,
+    pub(super) base: VariantConfig,
     pub(super) pairings: Vec<Pairing>,
     pub(super) tc: Option<TimeControl>,
     pub(super) sprt: Option<Sprt>,
@@ -27,8 +27,8 @@ pub(super) struct Plan {
 }
 
 /// The pairings of an ablation (each technique of `base` taken away) or a build-up (each technique it lacks added).
-pub(super) fn pairings(base: &VariantSpec, build_up: bool, only: &[String]) -> Result<Vec<Pairing>, String> {
-    let all: Vec<&str> = "engine".parse::<VariantSpec>().expect("engine parses").techniques();
+pub(super) fn pairings(base: &VariantConfig, build_up: bool, only: &[String]) -> Result<Vec<Pairing>, String> {
+    let all: Vec<&str> = "engine".parse::<VariantConfig>().expect("engine parses").techniques();
     let mut out = Vec::new();
     if build_up {
         let have = base.techniques();
@@ -73,7 +73,7 @@ pub(super) fn pairings(base: &VariantSpec, build_up: bool, only: &[String]) -> R
 pub(super) fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, String> {
     let base_text =
         args.base.clone().unwrap_or_else(|| if args.build_up { "negamax-ab+order" } else { "engine" }.into());
-    let base: VariantSpec = base_text.parse().map_err(|e: xiangqi_search::VariantError| format!("--base: {e}"))?;
+    let base: VariantConfig = base_text.parse().map_err(|e: xiangqi_search::VariantError| format!("--base: {e}"))?;
     let pairings = pairings(&base, args.build_up, &args.only)?;
     if args.depth > 40 {
         return Err("--depth must be from 0 to 40".to_owned());
@@ -125,12 +125,12 @@ pub(super) fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, St
 }
 
 /// A variant's name for the table: `engine+no-lmr` rather than the canonical `negamax-ab+pvs+nmp+qs+order+engine+no-lmr`.
-pub(super) fn short(spec: &VariantSpec) -> String {
-    if !spec.is_engine() {
-        return spec.to_string();
+pub(super) fn short(variant: &VariantConfig) -> String {
+    if !variant.is_engine() {
+        return variant.to_string();
     }
-    let have = spec.techniques();
-    let engine: VariantSpec = "engine".parse().expect("engine parses");
+    let have = variant.techniques();
+    let engine: VariantConfig = "engine".parse().expect("engine parses");
     let mut name = "engine".to_owned();
     for t in engine.techniques().into_iter().filter(|t| !have.contains(t)) {
         name.push_str("+no-");
@@ -140,13 +140,13 @@ pub(super) fn short(spec: &VariantSpec) -> String {
 }
 
 /// The engine for a variant: this binary speaking UCI with the variant and table size set.
-pub(super) fn engine(program: &str, spec: &VariantSpec, hash: usize) -> EngineConfig {
+pub(super) fn engine(program: &str, variant: &VariantConfig, hash: usize) -> EngineConfig {
     EngineConfig {
-        name: spec.to_string(),
+        name: variant.to_string(),
         program: program.to_owned(),
         args: Vec::new(),
         dir: None,
         protocol: Protocol::Uci,
-        options: vec![("Hash".to_owned(), hash.to_string()), ("Variant".to_owned(), spec.to_string())],
+        options: vec![("Hash".to_owned(), hash.to_string()), ("Variant".to_owned(), variant.to_string())],
     }
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use xiangqi_match::elo;
 use xiangqi_match::SprtState;
-use xiangqi_search::VariantSpec;
+use xiangqi_search::VariantConfig;
 
 /// One line of the final table.
 pub(super) struct Row<'a> {
@@ -27,7 +27,7 @@ impl Row<'_> {
     }
 
     /// The variant that differs from the base.
-    pub(super) fn variant(&self, base: &VariantSpec) -> VariantSpec {
+    pub(super) fn variant(&self, base: &VariantConfig) -> VariantConfig {
         if self.p.with == *base {
             self.p.without
         } else {
