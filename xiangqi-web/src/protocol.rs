@@ -362,7 +362,9 @@ impl Session {
                     Event::Done(r) => {
                         let best = r.best_move.map(|m| notated(&pos, m));
                         let score = r.best_move.map(|_| score_json(r.score));
-                        let m = json!({"type": "bestmove", "move": best, "score": score});
+                        let (nodes, ms) = (r.stats.nodes(), r.stats.elapsed.as_millis() as u64);
+                        let m = json!({"type": "bestmove", "move": best, "score": score, "depth": r.depth,
+                                       "nodes": nodes, "time_ms": ms, "nps": r.stats.nps()});
                         let _ = out.send(with_id(m, id.clone()).to_string());
                         done = true;
                         break;
