@@ -159,6 +159,13 @@ async fn searches_past_the_limit_are_refused_and_a_closed_socket_frees_its_slot(
     }
     let best = second.recv_type("bestmove").await;
     assert_eq!(best["id"], 3);
+    // The slot is free as soon as the result is out: a search asked on seeing it starts.
+    for id in 4..8 {
+        second.send_json(json!({"type": "go", "id": id, "depth": 2, "purpose": "play"})).await;
+        let m = second.recv().await;
+        assert_eq!((m["type"].as_str(), m["id"].as_i64()), (Some("info"), Some(id)), "{m}");
+        assert_eq!(second.recv_type("bestmove").await["id"], id);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
