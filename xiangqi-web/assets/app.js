@@ -576,6 +576,7 @@ function renderMoves() {
     let forceNo = true;
     while (n) {
       parentEl.appendChild(moveEl(n, p, forceNo));
+      parentEl.append(" ");
       forceNo = false;
       const parent = n.parent;
       // the variations of this move (its siblings after the main one) follow it
@@ -944,6 +945,9 @@ const watch = new Watch(conn, {
 
 conn.listeners.push((m) => {
   if (m.type === "open") {
+    // searches of a previous socket ended with it
+    playSearch = null;
+    anaSearch = null;
     conn.send({ type: "hello", lang: language() }, (h) => {
       if (h.type === "hello") $("engine").textContent = `${h.engine ?? ""} ${h.version ?? ""}`;
     });

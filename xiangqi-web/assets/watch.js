@@ -98,9 +98,9 @@ class Pane {
       if (!seen && !(n.pruned && parentDone)) return;
       const li = document.createElement("li");
       const row = document.createElement("span");
-      row.className = `wnode k-${n.kind} e-${n.exit}${n.pruned ? " pruned" : ""}${n.id === cur ? " current" : ""}`;
-      row.dataset.node = n.id;
       const fin = done(n);
+      row.className = `wnode k-${n.kind}${fin ? " e-" + n.exit : ""}${n.pruned ? " pruned" : ""}${n.id === cur ? " current" : ""}`;
+      row.dataset.node = n.id;
       const value = fin || n.id === cur ? ` → ${fmtValue(n.value)}` : "";
       const exit = fin && n.exit && n.exit !== "value" ? ` ${n.exit}` : "";
       const kind = n.kind && n.kind !== "main" ? ` ${n.kind}` : "";
