@@ -247,6 +247,7 @@ function show() {
   });
   $("preview").hidden = !preview;
   renderMoves();
+  markReview();
   renderStatus();
 }
 
@@ -389,6 +390,7 @@ function newGame(fen = START_FEN) {
   Object.assign(clock, { red: ms, black: ms, running: false, flagged: null });
   $("marks").textContent = "";
   $("chart").textContent = "";
+  reviewed = null;
   if (analysing) analysing = true;
   refresh();
 }
@@ -705,6 +707,19 @@ $("btn-review").addEventListener("click", () => {
   });
 });
 
+let reviewed = null;
+
+/** The current position's place on the review chart. */
+function markReview() {
+  if (!reviewed) return;
+  const i = reviewed.nodes.indexOf(game.cur);
+  reviewed.cursor.style.display = i < 0 ? "none" : "";
+  if (i >= 0) {
+    reviewed.cursor.setAttribute("x1", reviewed.x(i));
+    reviewed.cursor.setAttribute("x2", reviewed.x(i));
+  }
+}
+
 function showReview(r, nodes) {
   for (const n of nodes) n.mark = null;
   for (const mv of r.moves) if (nodes[mv.ply]) nodes[mv.ply].mark = mv.mark;
@@ -740,9 +755,12 @@ function showReview(r, nodes) {
     c.appendChild(title);
     c.addEventListener("click", () => goTo(nodes[i]));
   });
+  const cursor = add("line", { x1: 0, y1: 0, x2: 0, y2: H, class: "cursor" });
   const box = $("chart");
   box.textContent = "";
   box.appendChild(svg);
+  reviewed = { nodes, cursor, x };
+  markReview();
   const ol = $("marks");
   ol.textContent = "";
   for (const mv of r.moves) {
@@ -855,6 +873,12 @@ function bindSettings() {
         renderLines();
         renderMoves();
       }
+      if (key === "side" && settings.side !== "none") {
+        // the player's side at the bottom
+        settings.flipped = settings.side === "black";
+        renderEval();
+      }
+      if (key === "tc") clock.running = settings.tc === "clock" && game.cur !== game.root && !state?.result;
       if (key === "side" && state) {
         show();
         afterPosition();
@@ -938,7 +962,11 @@ $("lang").addEventListener("change", () => {
 
 const watch = new Watch(conn, {
   line: () => ({ fen: game.fen, moves: pathOf(game.cur) }),
-  notate: (uci) => uci,
+  // the moves from the root of a watched position to the node shown, as arrows on the board (numbered by colour)
+  showPath: (moves) => {
+    if (tab() !== "watch" || !state) return;
+    board.set({ arrows: moves.filter((m) => /^[a-i][0-9][a-i][0-9]$/.test(m)).map((uci, i) => ({ uci, weight: 0.6, color: i })) });
+  },
 });
 
 // ---------------------------------------------------------------- start

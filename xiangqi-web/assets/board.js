@@ -110,7 +110,8 @@ export class Board {
 
   set(state) {
     Object.assign(this, state);
-    this.render();
+    // a piece being dragged stays where the pointer is; the board is drawn again when it is dropped
+    if (!this.drag) this.render();
   }
 
   render() {
@@ -146,7 +147,7 @@ export class Board {
       }
     }
     const arrows = el("g", { class: "arrows" }, svg);
-    this.arrows.forEach((a, i) => this.drawArrow(arrows, a.uci, a.weight ?? 1 / (i + 1), i));
+    this.arrows.forEach((a, i) => this.drawArrow(arrows, a.uci, a.weight ?? 1 / (i + 1), a.color ?? i));
   }
 
   drawGrid() {
@@ -223,7 +224,7 @@ export class Board {
       `L${ex + px * (w / 2 + 8)} ${ey + py * (w / 2 + 8)} L${x2} ${y2} ` +
       `L${ex - px * (w / 2 + 8)} ${ey - py * (w / 2 + 8)} L${ex - px * w / 2} ${ey - py * w / 2} ` +
       `L${x1 - px * w / 2} ${y1 - py * w / 2} Z`;
-    el("path", { d, class: `arrow arrow${index}`, "data-arrow": uci }, parent);
+    el("path", { d, class: `arrow arrow${index % 5}`, "data-arrow": uci }, parent);
   }
 
   point(e) {
@@ -300,10 +301,8 @@ export class Board {
     const sq = this.squareAt(x, y);
     if (!d.moved) {
       // a plain click: a second click on the selected piece unselects it
-      if (d.wasSelected) {
-        this.selected = null;
-        this.render();
-      }
+      if (d.wasSelected) this.selected = null;
+      this.render();
       return;
     }
     if (sq && (this.legal[d.from] || []).includes(sq)) {

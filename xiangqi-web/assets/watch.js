@@ -34,6 +34,18 @@ class Pane {
     }
   }
 
+  /** The moves from the root to node `k` of the visit order. */
+  pathTo(step) {
+    const d = this.data;
+    if (!d || !d.order.length) return [];
+    const moves = [];
+    for (let id = d.order[Math.min(step, d.order.length - 1)]; id != null; id = this.byId.get(id)?.parent) {
+      const n = this.byId.get(id);
+      if (n?.move && n.parent != null) moves.push(n.move);
+    }
+    return moves.reverse();
+  }
+
   length() {
     return this.data ? this.data.order.length : 0;
   }
@@ -146,6 +158,7 @@ export class Watch {
       ? { synthetic: $("w-tree").value.trim() }
       : { ...this.opts.line(), depth: Number($("w-depth").value) };
     const variants = [$("w-va").value.trim(), $("w-vb").value.trim()];
+    this.source = src;
     const answers = await Promise.all(variants.map((variant, i) => {
       if (!variant) return null;
       return this.conn.ask({ type: "watch", ...base, variant }).then(
@@ -168,5 +181,6 @@ export class Watch {
     $("w-step").value = this.stepNo;
     $("w-pos").textContent = `${this.stepNo + 1} / ${(this.max ?? 0) + 1}`;
     for (const p of this.panes) p.render(this.stepNo);
+    if (this.source === "position") this.opts.showPath(this.panes[0].pathTo(this.stepNo));
   }
 }
