@@ -8,7 +8,9 @@ const $ = (id) => document.getElementById(id);
 
 function fmtValue(v) {
   if (v == null) return "·";
-  if (typeof v === "number" && Math.abs(v) >= 1e9) return v > 0 ? "+∞" : "−∞";
+  // the search's infinity is 32000, a mate in n plies scores 30000 - n
+  if (typeof v === "number" && Math.abs(v) >= 32000) return v > 0 ? "+∞" : "−∞";
+  if (typeof v === "number" && Math.abs(v) > 29000) return `${v > 0 ? "+" : "−"}M${30000 - Math.abs(v)}`;
   return String(v);
 }
 
@@ -111,7 +113,7 @@ class Pane {
       const li = document.createElement("li");
       const row = document.createElement("span");
       const fin = done(n);
-      row.className = `wnode k-${n.kind}${fin ? " e-" + n.exit : ""}${n.pruned ? " pruned" : ""}${n.id === cur ? " current" : ""}`;
+      row.className = `wnode${n.kind ? " k-" + n.kind : ""}${fin ? " e-" + n.exit : ""}${n.pruned ? " pruned" : ""}${n.id === cur ? " current" : ""}`;
       row.dataset.node = n.id;
       const value = fin || n.id === cur ? ` → ${fmtValue(n.value)}` : "";
       const exit = fin && n.exit && n.exit !== "value" ? ` ${n.exit}` : "";
