@@ -443,6 +443,7 @@ function startAnalysis() {
   $("lines").textContent = "";
   $("anainfo").textContent = "…";
   anaSearch = conn.send({ type: "go", purpose: "analyse", fen: game.fen, moves, infinite: true, multipv: settings.multipv }, (m) => {
+    if (m.type === "bestmove" || m.type === "error") conn.forget(m.id);
     if (m.id !== anaSearch) return;
     if (m.type === "info" && m.lines) {
       lastInfo = { fen, moves, turn: state.turn, depth: m.depth, nps: m.nps, nodes: m.nodes, lines: m.lines };
@@ -451,8 +452,6 @@ function startAnalysis() {
       renderEval();
     } else if (m.type === "error") {
       $("anainfo").textContent = `${t("error")}: ${m.message}`;
-    } else if (m.type === "bestmove") {
-      conn.forget(m.id);
     }
   });
   $("btn-analyse").textContent = t("stop");
@@ -626,7 +625,7 @@ document.addEventListener("keydown", (e) => {
 async function loadRecord(msg) {
   try {
     const rec = await conn.ask({ type: "load_record", ...msg });
-    const games = rec.games || [];
+    const games = (rec.games || []).filter((g) => !g.error);
     if (!games.length) throw new Error("no game in the record");
     const pick = $("gamepick");
     pick.textContent = "";

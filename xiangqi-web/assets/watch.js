@@ -65,7 +65,7 @@ class Pane {
   render(step) {
     const d = this.data;
     if (!d) return;
-    const k = Math.min(step, d.order.length - 1);
+    const k = Math.max(0, Math.min(step, d.order.length - 1));
     const cur = d.order[k];
     const visited = (id) => (this.rank.get(id) ?? Infinity) <= k;
     // the path from the root to the current node: those nodes are still open (no value yet)
@@ -89,15 +89,22 @@ class Pane {
     const name = document.createElement("b");
     name.textContent = d.variant;
     head.appendChild(name);
-    head.append(` · ${t("searched")} ${d.searched} · ${t("pruned")} ${d.pruned}`);
+    const nodes = d.search_nodes != null ? ` · ${t("nodes")} ${d.search_nodes}` : "";
+    head.append(` · ${t("searched")} ${d.searched} · ${t("pruned")} ${d.pruned}${nodes}`);
+    if (d.value != null) head.append(` · ${t("value")} ${fmtValue(d.value)}${d.best ? " (" + d.best + ")" : ""}`);
+    if (d.total != null && d.sent != null && d.sent < d.total) head.append(` · ${t("shown")} ${d.sent}/${d.total}`);
     head.dataset.testid = "watch-count";
     head.dataset.searched = d.searched;
+    if (d.search_nodes != null) head.dataset.nodes = d.search_nodes;
     this.host.appendChild(head);
 
     const curNode = this.byId.get(cur);
     const detail = document.createElement("div");
     detail.className = "wdetail";
-    if (curNode) {
+    if (curNode?.pruned) {
+      detail.textContent = `${t("node")} ${k + 1}/${d.order.length}: ${curNode.move} · ${t("pruned")}` +
+        `${curNode.reason ? ": " + curNode.reason : ""}`;
+    } else if (curNode) {
       detail.textContent = `${t("node")} ${k + 1}/${d.order.length}: ${curNode.move ?? "root"} · ` +
         `${t("window")} [${fmtValue(curNode.alpha)}, ${fmtValue(curNode.beta)}] · ${t("kind")} ${curNode.kind} · ` +
         `${t("value")} ${fmtValue(curNode.value)} · ${t("exit")} ${curNode.exit}`;
@@ -107,26 +114,34 @@ class Pane {
     const ul = document.createElement("ul");
     ul.className = "wtree";
     const roots = this.kids.get(null) || [];
-    const walk = (n, parentEl, parentDone) => {
+    const walk = (n, parentEl, parentShown) => {
+      const inOrder = this.rank.has(n.id);
       const seen = visited(n.id);
-      if (!seen && !(n.pruned && parentDone)) return;
+      // moves never announced to the search (inside a pruned subtree) appear with their pruned parent
+      if (inOrder ? !seen : !parentShown) return;
       const li = document.createElement("li");
       const row = document.createElement("span");
       const fin = done(n);
-      row.className = `wnode${n.kind ? " k-" + n.kind : ""}${fin ? " e-" + n.exit : ""}${n.pruned ? " pruned" : ""}${n.id === cur ? " current" : ""}`;
+      const kids = this.kids.get(n.id) || [];
+      const leaf = !kids.some((c) => !c.pruned);
+      row.className = `wnode${n.kind ? " k-" + n.kind : ""}${fin && n.exit ? " e-" + n.exit : ""}` +
+        `${n.pruned ? " pruned" : ""}${n.id === cur ? " current" : ""}`;
       row.dataset.node = n.id;
-      const value = fin || n.id === cur ? ` → ${fmtValue(n.value)}` : "";
-      const exit = fin && n.exit && n.exit !== "value" ? ` ${n.exit}` : "";
-      const kind = n.kind && n.kind !== "main" ? ` ${n.kind}` : "";
-      row.textContent = n.pruned && !seen
-        ? `${n.move ?? "·"} (${t("pruned")})`
-        : `${n.move ?? "root"} [${fmtValue(n.alpha)}, ${fmtValue(n.beta)}]${value}${kind}${exit}`;
+      if (n.pruned) {
+        const stat = n.static != null ? ` ${fmtValue(n.static)}` : "";
+        row.textContent = `${n.move ?? "·"} (${t("pruned")}${n.reason ? ": " + n.reason : ""})${stat}`;
+      } else {
+        const value = fin || (n.id === cur && leaf) ? ` → ${fmtValue(n.value)}` : "";
+        const exit = fin && n.exit && n.exit !== "value" ? ` ${n.exit}` : "";
+        const kind = n.kind && n.kind !== "main" ? ` ${n.kind}` : "";
+        row.textContent = `${n.move ?? "root"} [${fmtValue(n.alpha)}, ${fmtValue(n.beta)}]${value}${kind}${exit}`;
+      }
+      if (n.omitted) row.textContent += ` (+${n.omitted})`;
       li.appendChild(row);
       parentEl.appendChild(li);
-      const kids = this.kids.get(n.id) || [];
       if (kids.length) {
         const sub = document.createElement("ul");
-        for (const c of kids) walk(c, sub, fin);
+        for (const c of kids) walk(c, sub, n.pruned || fin);
         if (sub.children.length) li.appendChild(sub);
       }
     };
