@@ -256,7 +256,7 @@ function engineToMove(st) {
 }
 
 function arrowsFor(st) {
-  if (!analysing || !lastInfo || lastInfo.fen !== st.fen) return [];
+  if (!analysing || !lastInfo || lastInfo.fen !== st.fen || tab() === "watch" || tab() === "editor") return [];
   return lastInfo.lines.filter((l) => l.pv.length).map((l, i) => ({ uci: l.pv[0].uci, weight: 1 / (i + 1) }));
 }
 
