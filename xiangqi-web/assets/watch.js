@@ -5,6 +5,16 @@
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+/** Trees up to this many nodes are also drawn as a picture (larger ones only as the outline). */
+const MAX_DRAWN = 150;
+
+function svgEl(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
 
 function fmtValue(v) {
   if (v == null) return "·";
@@ -20,8 +30,10 @@ class Pane {
     this.data = null;
   }
 
-  load(data) {
+  load(data, view) {
     this.data = data;
+    this.places = null;
+    for (const n of data.nodes) n.raw = { alpha: n.alpha, beta: n.beta, value: n.value, static: n.static };
     this.byId = new Map();
     this.kids = new Map();
     for (const n of data.nodes) {
@@ -33,6 +45,29 @@ class Pane {
     // searched children in visit order, then the pruned ones
     for (const list of this.kids.values()) {
       list.sort((a, b) => (this.rank.get(a.id) ?? 1e9) - (this.rank.get(b.id) ?? 1e9));
+    }
+    this.setView(view);
+  }
+
+  /**
+   * The recorder gives windows and values from the side to move's view; `root` shows them from the root player's
+   * view (as the spec's figure does): at odd plies the value is negated and the window [a, b] becomes [-b, -a].
+   */
+  setView(view) {
+    if (!this.data) return;
+    const neg = (v) => (v == null ? v : -v);
+    const ply = (n) => {
+      if (n.ply != null) return n.ply;
+      let k = 0;
+      for (let p = n.parent; p != null; p = this.byId.get(p)?.parent) k++;
+      return k;
+    };
+    for (const n of this.data.nodes) {
+      const flip = view === "root" && ply(n) % 2 === 1;
+      const r = n.raw;
+      Object.assign(n, flip
+        ? { alpha: neg(r.beta), beta: neg(r.alpha), value: neg(r.value), static: neg(r.static) }
+        : { alpha: r.alpha, beta: r.beta, value: r.value, static: r.static });
     }
   }
 
@@ -59,6 +94,75 @@ class Pane {
     p.className = "msg error";
     p.textContent = `${t("error")}: ${message}`;
     this.host.appendChild(p);
+  }
+
+  /** Places every node once: leaves left to right in visit order, a parent above the middle of its children. */
+  layout() {
+    if (this.places) return this.places;
+    const places = new Map();
+    let leaf = 0;
+    let height = 0;
+    const place = (n, level) => {
+      height = Math.max(height, level);
+      const kids = this.kids.get(n.id) || [];
+      if (!kids.length) {
+        places.set(n.id, { x: leaf++, y: level });
+      } else {
+        kids.forEach((c) => place(c, level + 1));
+        const xs = kids.map((c) => places.get(c.id).x);
+        places.set(n.id, { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: level });
+      }
+    };
+    for (const r of this.kids.get(null) || []) place(r, 0);
+    this.places = { places, leaves: leaf, height };
+    return this.places;
+  }
+
+  /** The tree as a picture: squares for the root player's nodes, circles for the other's; values once returned. */
+  drawing(k, cur, visited, done) {
+    const { places, leaves, height } = this.layout();
+    const DX = 30;
+    const DY = 52;
+    const W = Math.max(1, leaves) * DX + 20;
+    const H = (height + 1) * DY + 10;
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "wdraw", "data-testid": "watch-tree" });
+    const pos = (id) => {
+      const p = places.get(id);
+      return [10 + DX / 2 + p.x * DX, 22 + p.y * DY];
+    };
+    const edges = svgEl("g", {}, svg);
+    const dots = svgEl("g", {}, svg);
+    for (const n of this.data.nodes) {
+      const [x, y] = pos(n.id);
+      const seen = visited(n.id);
+      const fin = done(n);
+      if (n.parent != null) {
+        const [px, py] = pos(n.parent);
+        const cls = n.pruned ? (seen ? "edge pruned" : "edge future") : seen ? "edge seen" : "edge future";
+        svgEl("line", { x1: px, y1: py, x2: x, y2: y, class: cls }, edges);
+        if (n.pruned && seen) {
+          const mx = (px + x) / 2;
+          const my = (py + y) / 2;
+          svgEl("path", { d: `M${mx - 5} ${my - 5} L${mx + 5} ${my + 5} M${mx + 5} ${my - 5} L${mx - 5} ${my + 5}`, class: "cut" }, edges);
+        }
+      }
+      const g = svgEl("g", { class: `dot${seen ? " seen" : ""}${fin ? " done" : ""}${n.pruned ? " pruned" : ""}` +
+        `${n.id === cur ? " current" : ""}${fin && n.exit ? " e-" + n.exit : ""}${n.kind ? " k-" + n.kind : ""}`, "data-node": n.id }, dots);
+      const ply = n.ply ?? places.get(n.id).y;
+      if (ply % 2 === 0) svgEl("rect", { x: x - 11, y: y - 11, width: 22, height: 22, rx: 3 }, g);
+      else svgEl("circle", { cx: x, cy: y, r: 12 }, g);
+      const leaf = !(this.kids.get(n.id) || []).some((c) => !c.pruned);
+      const show = !n.pruned && (fin || (n.id === cur && leaf));
+      const label = n.pruned ? (n.static != null && seen ? fmtValue(n.static) : "") : show ? fmtValue(n.value) : "";
+      svgEl("text", { x, y, class: "v" }, g).textContent = label;
+      const title = svgEl("title", {}, g);
+      title.textContent = `${n.move ?? "root"} [${fmtValue(n.alpha)}, ${fmtValue(n.beta)}] → ${fmtValue(n.value)}` +
+        `${n.kind ? " " + n.kind : ""}${n.exit ? " " + n.exit : ""}${n.pruned ? " pruned" : ""}`;
+      if (n.id === cur && n.alpha != null) {
+        svgEl("text", { x, y: y - 16, class: "win" }, g).textContent = `[${fmtValue(n.alpha)}, ${fmtValue(n.beta)}]`;
+      }
+    }
+    return svg;
   }
 
   /** Draws the tree as it stands after `step` visits (0: the root only). */
@@ -146,6 +250,7 @@ class Pane {
       }
     };
     for (const r of roots) walk(r, ul, false);
+    if (d.nodes.length <= MAX_DRAWN) this.host.appendChild(this.drawing(k, cur, visited, done));
     this.host.appendChild(ul);
     const c = ul.querySelector(".current");
     if (c) {
@@ -167,6 +272,10 @@ export class Watch {
     $("w-back").addEventListener("click", () => this.step(-1));
     $("w-fwd").addEventListener("click", () => this.step(1));
     $("w-step").addEventListener("input", () => this.go(Number($("w-step").value)));
+    $("w-view").addEventListener("change", () => {
+      for (const p of this.panes) p.setView($("w-view").value);
+      this.go(this.stepNo);
+    });
   }
 
   async run() {
@@ -179,7 +288,7 @@ export class Watch {
     const answers = await Promise.all(variants.map((variant, i) => {
       if (!variant) return null;
       return this.conn.ask({ type: "watch", ...base, variant }).then(
-        (m) => { this.panes[i].load(m); return m; },
+        (m) => { this.panes[i].load(m, $("w-view").value); return m; },
         (e) => { this.panes[i].error(e.message); return null; },
       );
     }));
