@@ -1,5 +1,5 @@
 //! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, bench, match, ablate,
-//! datagen, uci and show.
+//! datagen, serve, uci and show.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -19,6 +19,7 @@ mod game;
 mod matches;
 mod records;
 mod search;
+mod serve;
 mod tree;
 
 #[derive(Parser)]
@@ -103,6 +104,8 @@ enum Command {
     /// What each technique of a variant is worth: nodes to a fixed depth and Elo in games, one taken away (or added)
     /// at a time.
     Ablate(ablate::AblateArgs),
+    /// Serve the engine in the browser: play, analyse, review games and watch the search (one page, one WebSocket).
+    Serve(serve::ServeArgs),
     /// Speak UCI on standard input and output (also what the binary does without arguments).
     Uci,
     /// Draw the board in the terminal.
@@ -133,6 +136,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Ablate(args)) => ablate::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Bench { depth, hash, threads, variant, json, eval }) => {
             bench(depth, hash as usize, threads as usize, &variant, json, &eval)
         }

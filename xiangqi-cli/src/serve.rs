@@ -1,0 +1,68 @@
+//! `xiangqi serve`: the engine in the browser (the `xiangqi-web` crate), one page and its WebSocket.
+
+use crate::{args, CmdResult, UsageError};
+use std::net::IpAddr;
+use xiangqi_web::Config;
+
+/// Arguments of `xiangqi serve`.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. Anything but a loopback address lets other machines drive the engine.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// At most this many searches at once over all the pages connected.
+    #[arg(long, default_value_t = 4, value_parser = args::range::<u64>(1, 256), allow_hyphen_values = true)]
+    pub max_searches: u64,
+}
+
+/// Runs the server until the process is ended.
+pub fn run(args: &ServeArgs) -> CmdResult {
+    let loopback = args.host == "localhost" || args.host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+            .await
+            .map_err(|e| UsageError(format!("cannot listen on {}:{}: {e}", args.host, args.port)))?;
+        let port = listener.local_addr()?.port();
+        let shown = if args.host.contains(':') { format!("[{}]", args.host) } else { args.host.clone() };
+        let url = format!("http://{shown}:{port}/");
+        if !loopback {
+            eprintln!(
+                "warning: listening on {}, not a loopback address: other machines that reach it can use the engine",
+                args.host
+            );
+        }
+        println!("xiangqi serve: {url} (Ctrl-C to stop)");
+        if args.open {
+            open(&url);
+        }
+        let config = Config { max_searches: args.max_searches as usize, host: args.host.clone(), ..Config::default() };
+        xiangqi_web::serve(listener, config).await?;
+        Ok(())
+    })
+}
+
+/// Opens `url` with the system's opener, or says why it could not.
+fn open(url: &str) {
+    let openers: &[&str] = if cfg!(target_os = "macos") { &["open"] } else { &["xdg-open", "open"] };
+    for opener in openers {
+        if std::process::Command::new(opener)
+            .arg(url)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .is_ok()
+        {
+            println!("opened {url} with {opener}");
+            return;
+        }
+    }
+    eprintln!("note: could not open a browser ({} not found): open {url} yourself", openers.join(" or "));
+}
