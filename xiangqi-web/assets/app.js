@@ -595,7 +595,12 @@ function renderMoves() {
     }
   };
   if (game.root.children[0]) line(game.root.children[0], 0, box);
-  box.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  // keep the current move in view by scrolling the list only (never the page)
+  const cur = box.querySelector(".current");
+  if (cur) {
+    const top = cur.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) box.scrollTop = top - box.clientHeight / 2;
+  }
 }
 
 document.addEventListener("keydown", (e) => {
@@ -708,6 +713,11 @@ $("btn-review").addEventListener("click", () => {
 
 let reviewed = null;
 
+/** The class of a review mark: `?!` an inaccuracy, `?` a mistake, `??` a blunder. */
+function markClass(mark) {
+  return { "?!": "inaccuracy", "?": "mistake", "??": "blunder" }[mark] ?? "";
+}
+
 /** The current position's place on the review chart. */
 function markReview() {
   if (!reviewed) return;
@@ -722,7 +732,12 @@ function markReview() {
 function showReview(r, nodes) {
   for (const n of nodes) n.mark = null;
   for (const mv of r.moves) if (nodes[mv.ply]) nodes[mv.ply].mark = mv.mark;
-  const evals = r.evals.map((s) => redCp(s, "red"));
+  // red's view; a mate in 0 (the game's last position) is a loss for the side to move there
+  const rootRed = game.fen.split(" ")[1] !== "b";
+  const evals = r.evals.map((s, i) => {
+    if (s && s.mate === 0) return ((i % 2 === 0) === rootRed ? -1 : 1) * 10000;
+    return redCp(s, "red");
+  });
   const W = 600;
   const H = 160;
   const n = Math.max(1, evals.length - 1);
@@ -748,7 +763,7 @@ function showReview(r, nodes) {
   add("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "axis" });
   evals.forEach((v, i) => {
     const mark = i > 0 ? nodes[i]?.mark : null;
-    const c = add("circle", { cx: x(i), cy: y(v), r: mark ? 5 : 3, class: `pt ${mark ? "m" + mark.length : ""}`, "data-ply": i });
+    const c = add("circle", { cx: x(i), cy: y(v), r: mark ? 5 : 3, class: `pt ${markClass(mark)}`, "data-ply": i });
     const title = document.createElementNS(NS, "title");
     title.textContent = `${i}: ${(v / 100).toFixed(2)}`;
     c.appendChild(title);
@@ -768,7 +783,7 @@ function showReview(r, nodes) {
     const b = document.createElement("button");
     const nd = nodes[mv.ply];
     b.textContent = `${Math.ceil(mv.ply / 2)}. ${nd.notated ? notate(nd.notated) : nd.uci}${mv.mark}`;
-    b.className = "m" + mv.mark.length;
+    b.className = markClass(mv.mark);
     b.addEventListener("click", () => goTo(nd));
     li.appendChild(b);
     li.append(` ${t("loss")} ${mv.loss} · ${t("best_was")} ${notate(mv.best)}`);

@@ -254,7 +254,7 @@ class Pane {
     this.host.appendChild(ul);
     const c = ul.querySelector(".current");
     if (c) {
-      const top = c.offsetTop - ul.offsetTop;
+      const top = c.offsetTop;
       if (top < ul.scrollTop || top > ul.scrollTop + ul.clientHeight - 20) ul.scrollTop = top - ul.clientHeight / 2;
     }
   }
