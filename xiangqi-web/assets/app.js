@@ -271,7 +271,8 @@ function renderStatus() {
   if (r) {
     const who = r.winner === "red" ? t("red_wins") : r.winner === "black" ? t("black_wins") : t("draw");
     const detail = r.detail ? ` (${r.detail})` : "";
-    status(`${t("game_over")}: ${who}, ${t("by_rule")} ${ruleName(r.rule)}${detail}`);
+    const after = state.unplayed ? ` · ${state.unplayed} ${t("unplayed")}` : "";
+    status(`${t("game_over")}: ${who}, ${t("by_rule")} ${ruleName(r.rule)}${detail}${after}`);
     $("status").dataset.result = r.rule;
     return;
   }
@@ -446,7 +447,7 @@ function startAnalysis() {
     if (m.type === "bestmove" || m.type === "error") conn.forget(m.id);
     if (m.id !== anaSearch) return;
     if (m.type === "info" && m.lines) {
-      lastInfo = { fen, moves, turn: state.turn, depth: m.depth, nps: m.nps, nodes: m.nodes, lines: m.lines };
+      lastInfo = { fen, moves, turn: state.turn, depth: m.depth, seldepth: m.seldepth, nps: m.nps, nodes: m.nodes, lines: m.lines };
       renderLines();
       if (!preview) board.set({ arrows: arrowsFor(state) });
       renderEval();
@@ -487,7 +488,7 @@ function renderLines() {
   const ol = $("lines");
   ol.textContent = "";
   if (!info) return;
-  $("anainfo").textContent = `${t("depth")} ${info.depth} · ${(info.nps / 1000).toFixed(0)}k ${t("nps")} · ${info.nodes} ${t("nodes")}`;
+  $("anainfo").textContent = `${t("depth")} ${info.depth}${info.seldepth ? "/" + info.seldepth : ""} · ${(info.nps / 1000).toFixed(0)}k ${t("nps")} · ${info.nodes} ${t("nodes")}`;
   for (const line of info.lines) {
     const li = document.createElement("li");
     li.className = "line";
@@ -544,16 +545,20 @@ function exitPreview(redraw = true) {
 
 // ---------------------------------------------------------------- the move list
 
+/** The move number of the move played at `ply` (0-based from the game's start): `12.` for Red, `12…` for Black. */
+function moveLabel(ply) {
+  const rootRed = game.fen.split(" ")[1] !== "b";
+  const startNo = Number(game.fen.split(" ")[5]) || 1;
+  const red = (ply % 2 === 0) === rootRed;
+  const no = startNo + Math.floor((ply + (rootRed ? 0 : 1)) / 2);
+  return red ? `${no}.` : `${no}…`;
+}
+
 function renderMoves() {
   const box = $("moves");
   box.textContent = "";
   const rootRed = game.fen.split(" ")[1] !== "b";
-  const startNo = Number(game.fen.split(" ")[5]) || 1;
-  const label = (ply) => {
-    const red = (ply % 2 === 0) === rootRed;
-    const no = startNo + Math.floor((ply + (rootRed ? 0 : 1)) / 2);
-    return red ? `${no}.` : `${no}…`;
-  };
+  const label = moveLabel;
   const moveEl = (n, ply, forceNo) => {
     const s = document.createElement("span");
     s.className = "move" + (n === game.cur ? " current" : "");
@@ -782,7 +787,7 @@ function showReview(r, nodes) {
     const li = document.createElement("li");
     const b = document.createElement("button");
     const nd = nodes[mv.ply];
-    b.textContent = `${Math.ceil(mv.ply / 2)}. ${nd.notated ? notate(nd.notated) : nd.uci}${mv.mark}`;
+    b.textContent = `${moveLabel(mv.ply - 1)} ${nd.notated ? notate(nd.notated) : nd.uci}${mv.mark}`;
     b.className = markClass(mv.mark);
     b.addEventListener("click", () => goTo(nd));
     li.appendChild(b);
