@@ -501,6 +501,21 @@ function renderLines() {
     dp.className = "muted";
     dp.textContent = ` d${info.depth} `;
     li.appendChild(dp);
+    const add = document.createElement("button");
+    add.className = "addline";
+    add.textContent = "+";
+    add.title = t("add_line");
+    add.addEventListener("click", () => {
+      if (game.cur !== nodeAt(info.moves) || pathOf(game.cur).length !== info.moves.length) return;
+      let n = game.cur;
+      for (const m of line.pv) {
+        n = addMove(m.uci, n);
+        n.notated = m;
+      }
+      save();
+      renderMoves();
+    });
+    li.appendChild(add);
     line.pv.forEach((m, i) => {
       const a = document.createElement("button");
       a.className = "pvmove";
@@ -921,6 +936,25 @@ function syncControls() {
   $("clockset").hidden = settings.tc !== "clock";
   $("strength-n").hidden = settings.strength === "time";
 }
+
+// the move tree: the line through the current move becomes the main line; or the current move and what follows go
+$("btn-promote").addEventListener("click", () => {
+  for (let n = game.cur; n.parent; n = n.parent) {
+    const siblings = n.parent.children;
+    siblings.splice(siblings.indexOf(n), 1);
+    siblings.unshift(n);
+  }
+  save();
+  renderMoves();
+});
+$("btn-delete").addEventListener("click", () => {
+  const n = game.cur;
+  if (!n.parent) return;
+  stopPlay();
+  n.parent.children = n.parent.children.filter((k) => k !== n);
+  game.cur = n.parent;
+  refresh();
+});
 
 $("btn-flip").addEventListener("click", () => {
   settings.flipped = !settings.flipped;
