@@ -114,9 +114,10 @@ async fn asset(uri: Uri) -> Response {
     file(uri.path().trim_start_matches('/'))
 }
 
-/// An embedded file with its content type, or 404.
+/// An embedded file with its content type, or 404 (also for a name with a part starting with a dot).
 fn file(path: &str) -> Response {
-    match Assets::get(path) {
+    let hidden = path.split('/').any(|part| part.starts_with('.'));
+    match Assets::get(path).filter(|_| !hidden) {
         Some(f) => (
             [(header::CONTENT_TYPE, f.metadata.mimetype().to_owned()), (header::CACHE_CONTROL, "no-cache".to_owned())],
             f.data,
