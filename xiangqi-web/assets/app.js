@@ -265,6 +265,7 @@ function renderStatus() {
   if (clock.flagged) {
     const winner = clock.flagged === "red" ? "black_wins" : "red_wins";
     status(`${t("game_over")}: ${t(winner)}, ${t(clock.flagged)} ${t("lost_on_time")}`);
+    $("status").dataset.result = "time";
     return;
   }
   const r = state.result;
@@ -540,6 +541,7 @@ function renderEval() {
   $("evalfill").style.height = `${(share * 100).toFixed(1)}%`;
   $("evaltext").textContent = text;
   $("evalbar").classList.toggle("flipped", settings.flipped);
+  $("evalbar").classList.toggle("idle", !(analysing && info));
 }
 
 async function startPreview(moves) {
@@ -1037,6 +1039,7 @@ conn.listeners.push((m) => {
 });
 
 restore();
+renderEval();
 setLanguage(language());
 $("lang").value = language();
 buildPalette();
