@@ -262,6 +262,7 @@ function arrowsFor(st) {
 
 function renderStatus() {
   if (!state) return;
+  $("btn-review-end").hidden = !(state.result || clock.flagged) || tab() === "games";
   if (clock.flagged) {
     const winner = clock.flagged === "red" ? "black_wins" : "red_wins";
     status(`${t("game_over")}: ${t(winner)}, ${t(clock.flagged)} ${t("lost_on_time")}`);
@@ -715,6 +716,10 @@ function mainEnd() {
 }
 
 let reviewId = null;
+$("btn-review-end").addEventListener("click", () => {
+  selectTab("games");
+  $("btn-review").click();
+});
 $("btn-review").addEventListener("click", () => {
   const end = mainEnd();
   const moves = pathOf(end);
