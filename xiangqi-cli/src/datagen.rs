@@ -1,18 +1,16 @@
 //! `xiangqi datagen`: training data for the neural evaluation, from the engine's games against itself.
 //!
 //! Each worker thread plays its own games, one after the other: a built-in opening (see
-//! [`crate::matches::openings`]), then a few random plies (seeded), then the default engine (handcrafted evaluation)
-//! plays both sides at a fixed node count per move, on the worker's own single-threaded search. Every position the
-//! engine searched becomes a record unless it is in check, its best move is a capture, or its score is a mate score.
+//! [`crate::matches::openings`]), then a few random plies (seeded), then the engine plays both sides at a fixed node
+//! count per move, on the worker's own single-threaded search, with the default evaluator (the built-in network)
+//! unless `--handcrafted` or `--nnue FILE` names another. Every position the engine searched becomes a record unless
+//! it is in check, its best move is a capture, or its score is a mate score.
 //! When the game ends (by the rules of [`xiangqi_core::Game`], or as a draw at the ply cap) its records get the
 //! result and are appended to the file in one write, so a stopped run loses only the games in flight.
 //!
-//! The file format (the trainer reads exactly this; `xiangqi_eval::nnue` documents the network side):
-//! an 8-byte magic `XQDATA01`, then records of [`RECORD_SIZE`] bytes: the board as 90 nibbles (square `i` in byte
-//! `i / 2`, the low nibble for even `i`; 0 empty, `1 + kind` for Red, `9 + kind` for Black, kinds in
-//! [`PieceKind`](xiangqi_core::PieceKind) order), the side to move (0 Red, 1 Black), the result for the side to move (0 loss, 1 draw, 2 win),
-//! a zero byte, and the search score for the side to move as an `i16` little-endian, clamped to
-//! `-10000..=10000`.
+//! The file format is defined once, in [`xiangqi_eval::nnue::data`], and the trainer reads it with the same
+//! definition: the magic [`DATA_MAGIC`] (`XQDATA01`), then [`RECORD_BYTES`]-byte records, each a [`Record`] (the
+//! board, the side to move, the result and the search score for the side to move, clamped to `-10000..=10000`).
 
 use crate::args;
 use crate::CmdResult;
@@ -24,18 +22,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-use xiangqi_core::{Color, Game, Piece, Position, Square};
-#[cfg(test)]
-use xiangqi_core::{PieceKind, Setup, Validation};
+use xiangqi_core::{Color, Game};
+use xiangqi_eval::nnue::data::{record_count, Record, DATA_MAGIC, RECORD_BYTES};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::{Limits, SearchEngine, VariantSpec, MATE_BOUND};
-
-/// The file's magic: the first 8 bytes.
-pub const MAGIC: &[u8; 8] = b"XQDATA01";
-/// The size of one record in bytes.
-pub const RECORD_SIZE: usize = 50;
-/// Scores are clamped to this magnitude.
-pub const SCORE_CLAMP: i32 = 10_000;
 
 /// The arguments of `xiangqi datagen`.
 #[derive(clap::Args)]
@@ -73,74 +63,19 @@ pub struct DatagenArgs {
     eval: crate::evalopt::EvalOpts,
 }
 
-/// The nibble of a piece.
-fn nibble(p: Piece) -> u8 {
-    let k = p.kind as u8 + 1;
-    match p.color {
-        Color::Red => k,
-        Color::Black => 8 + k,
+/// The bytes of a game's records, each with the game's result for its side to move (`winner` is `None` for a
+/// draw).
+fn finish_records(records: Vec<Record>, winner: Option<Color>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(records.len() * RECORD_BYTES);
+    for mut rec in records {
+        rec.result = match winner {
+            None => 1,
+            Some(c) if c == rec.turn() => 2,
+            Some(_) => 0,
+        };
+        out.extend_from_slice(&rec.encode());
     }
-}
-
-#[cfg(test)]
-/// The piece of a nibble, `None` for empty; an error for the unused codes 8.
-fn piece_of(n: u8) -> Result<Option<Piece>, String> {
-    let color = if n & 8 == 0 { Color::Red } else { Color::Black };
-    match n & 7 {
-        0 if n == 0 => Ok(None),
-        0 => Err(format!("nibble {n} is no piece")),
-        k => Ok(Some(Piece::new(color, PieceKind::from_index(usize::from(k - 1)).expect("kinds 0..7")))),
-    }
-}
-
-/// The record of `pos` with `score` for the side to move; the result (byte 46) is filled in when the game ends.
-pub fn encode(pos: &Position, score: i32) -> [u8; RECORD_SIZE] {
-    let mut r = [0u8; RECORD_SIZE];
-    for sq in Square::all() {
-        if let Some(p) = pos.piece_at(sq) {
-            let i = sq.index();
-            r[i / 2] |= nibble(p) << (4 * (i % 2));
-        }
-    }
-    r[45] = pos.turn() as u8;
-    let s = score.clamp(-SCORE_CLAMP, SCORE_CLAMP) as i16;
-    r[48..50].copy_from_slice(&s.to_le_bytes());
-    r
-}
-
-/// What a record holds.
-#[cfg(test)]
-#[derive(Debug, Clone)]
-pub struct DecodedRecord {
-    /// The position (without history).
-    pub pos: Position,
-    /// The result for the side to move: 0 loss, 1 draw, 2 win.
-    pub result: u8,
-    /// The search score for the side to move.
-    pub score: i16,
-}
-
-#[cfg(test)]
-/// Reads a record back, checking that it holds a legal position and a known result.
-pub fn decode(r: &[u8]) -> Result<DecodedRecord, String> {
-    if r.len() != RECORD_SIZE {
-        return Err(format!("a record has {RECORD_SIZE} bytes, not {}", r.len()));
-    }
-    let mut board = [None; 90];
-    for (i, slot) in board.iter_mut().enumerate() {
-        *slot = piece_of((r[i / 2] >> (4 * (i % 2))) & 15)?;
-    }
-    let turn = match r[45] {
-        0 => Color::Red,
-        1 => Color::Black,
-        t => return Err(format!("side to move {t}")),
-    };
-    if r[46] > 2 {
-        return Err(format!("result {}", r[46]));
-    }
-    let setup = Setup { board, turn, halfmoves: 0, fullmoves: 1 };
-    let pos = Position::from_setup(&setup, Validation::Strict).map_err(|e| e.to_string())?;
-    Ok(DecodedRecord { pos, result: r[46], score: i16::from_le_bytes([r[48], r[49]]) })
+    out
 }
 
 /// Opens (or creates) the data file for appending, after checking its magic and cutting a trailing partial record;
@@ -156,21 +91,20 @@ pub fn open_data(path: &Path) -> Result<(File, u64), String> {
         .map_err(|e| format!("cannot open {name}: {e}"))?;
     let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
     if len == 0 {
-        file.write_all(MAGIC).map_err(|e| format!("{name}: {e}"))?;
+        file.write_all(DATA_MAGIC).map_err(|e| format!("{name}: {e}"))?;
     } else {
         let mut magic = [0u8; 8];
-        if len < 8 || file.read_exact(&mut magic).is_err() || &magic != MAGIC {
+        if len < 8 || file.read_exact(&mut magic).is_err() || &magic != DATA_MAGIC {
             return Err(format!("{name} is not a datagen file (no XQDATA01 header); refusing to append"));
         }
-        let records = (len - 8) / RECORD_SIZE as u64;
-        let whole = 8 + records * RECORD_SIZE as u64;
+        let whole = 8 + record_count(len) * RECORD_BYTES as u64;
         if whole != len {
             eprintln!("{name}: cutting a partial record of {} bytes at the end", len - whole);
             file.set_len(whole).map_err(|e| format!("{name}: {e}"))?;
         }
     }
     let end = file.seek(SeekFrom::End(0)).map_err(|e| format!("{name}: {e}"))?;
-    Ok((file, (end - 8) / RECORD_SIZE as u64))
+    Ok((file, record_count(end)))
 }
 
 /// One worker's settings.
@@ -198,7 +132,7 @@ fn play_game(work: &Work, engine: &mut SearchEngine<EvalChoice>, rng: &mut StdRn
     }
     engine.new_game();
     let limits = Limits { nodes: Some(work.nodes), iterative: true, ..Limits::default() };
-    let mut records: Vec<[u8; RECORD_SIZE]> = Vec::new();
+    let mut records: Vec<Record> = Vec::new();
     while !game.is_over() && game.plies() < work.max_plies as usize {
         let pos = game.position();
         // Each move is searched as a first search orders it (the table is kept): the games are reproducible.
@@ -207,24 +141,13 @@ fn play_game(work: &Work, engine: &mut SearchEngine<EvalChoice>, rng: &mut StdRn
         let Some(best) = r.best_move else { break };
         let quiet = pos.piece_at(best.to()).is_none();
         if !pos.in_check() && quiet && r.score.abs() < MATE_BOUND {
-            records.push(encode(pos, r.score));
+            records.push(Record::from_position(pos, r.score, 1)); // the result is set when the game ends
         }
         if game.push(best).is_err() {
             break;
         }
     }
-    let winner = game.result().and_then(|g| g.winner);
-    let mut out = Vec::with_capacity(records.len() * RECORD_SIZE);
-    for mut r in records {
-        let stm = if r[45] == 0 { Color::Red } else { Color::Black };
-        r[46] = match winner {
-            None => 1,
-            Some(c) if c == stm => 2,
-            Some(_) => 0,
-        };
-        out.extend_from_slice(&r);
-    }
-    out
+    finish_records(records, game.result().and_then(|g| g.winner))
 }
 
 /// `xiangqi datagen`.
@@ -274,9 +197,9 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
     let name = a.out.display().to_string();
     let mut failure = None;
     while let Ok(data) = rx.recv() {
-        let n = (data.len() / RECORD_SIZE) as u64;
+        let n = (data.len() / RECORD_BYTES) as u64;
         let take = n.min(target - count) as usize;
-        if let Err(e) = file.write_all(&data[..take * RECORD_SIZE]) {
+        if let Err(e) = file.write_all(&data[..take * RECORD_BYTES]) {
             failure = Some(format!("{name}: {e}"));
             break;
         }
@@ -313,6 +236,8 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xiangqi_core::{Position, Validation};
+    use xiangqi_eval::nnue::data::read_records;
 
     fn tiny(out: &Path, positions: u64, seed: u64) -> DatagenArgs {
         DatagenArgs {
@@ -329,35 +254,38 @@ mod tests {
         }
     }
 
-    fn check_file(path: &Path) -> Vec<DecodedRecord> {
+    /// Reads a data file back with the trainer's reader, checking every record: a legal position not in check,
+    /// the reserved byte 0, and the bytes the record encodes to.
+    fn check_file(path: &Path) -> Vec<(Record, Position)> {
         let bytes = std::fs::read(path).unwrap();
-        assert_eq!(&bytes[..8], MAGIC);
-        assert_eq!((bytes.len() - 8) % RECORD_SIZE, 0, "whole records only");
-        bytes[8..]
-            .chunks(RECORD_SIZE)
-            .map(|r| {
-                let d = decode(r).unwrap_or_else(|e| panic!("bad record: {e}"));
-                assert!(!d.pos.in_check(), "a position in check was kept: {}", d.pos.fen());
-                assert!(d.result <= 2);
-                assert_eq!(r[47], 0);
-                assert!(i32::from(d.score).abs() <= SCORE_CLAMP);
-                // The record is the position it decodes to.
-                assert_eq!(&encode(&d.pos, i32::from(d.score))[..46], &r[..46]);
-                d
+        assert_eq!(&bytes[..8], DATA_MAGIC);
+        assert_eq!((bytes.len() - 8) % RECORD_BYTES, 0, "whole records only");
+        let records = read_records(path, None).unwrap_or_else(|e| panic!("bad record: {e}"));
+        assert_eq!(records.len() as u64, record_count(bytes.len() as u64));
+        records
+            .into_iter()
+            .zip(bytes[8..].chunks(RECORD_BYTES))
+            .map(|(rec, raw)| {
+                let pos = Position::from_setup(&rec.setup(), Validation::Strict)
+                    .unwrap_or_else(|e| panic!("record {}: {e}", rec.fen()));
+                assert!(!pos.in_check(), "a position in check was kept: {}", pos.fen());
+                assert_eq!(raw[47], 0);
+                assert_eq!(&rec.encode()[..], raw);
+                (rec, pos)
             })
             .collect()
     }
 
     #[test]
-    fn encode_decode_round_trip() {
-        let pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
-        let r = encode(&pos, -12345);
-        let d = decode(&r).unwrap();
-        assert_eq!(d.pos.fen(), pos.fen());
-        assert_eq!(d.score, -10000);
-        let mut bad = r;
-        bad[45] = 2;
-        assert!(decode(&bad).is_err());
+    fn records_get_the_result_of_their_side_to_move() {
+        let red = Record::from_position(&Position::startpos(), 5, 1);
+        let black = Record::from_position(&Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1").unwrap(), -5, 1);
+        for (winner, results) in [(None, [1, 1]), (Some(Color::Red), [2, 0]), (Some(Color::Black), [0, 2])] {
+            let bytes = finish_records(vec![red, black], winner);
+            assert_eq!(bytes.len(), 2 * RECORD_BYTES);
+            assert_eq!([bytes[46], bytes[RECORD_BYTES + 46]], results, "winner {winner:?}");
+            assert_eq!(bytes[..46], red.encode()[..46]);
+        }
     }
 
     #[test]
@@ -370,7 +298,9 @@ mod tests {
         let first = check_file(&path);
         assert_eq!(first.len(), 40);
         // Both sides to move and more than one result occur in real games.
-        assert!(first.iter().any(|d| d.pos.turn() == Color::Red) && first.iter().any(|d| d.pos.turn() == Color::Black));
+        assert!(
+            first.iter().any(|(_, p)| p.turn() == Color::Red) && first.iter().any(|(_, p)| p.turn() == Color::Black)
+        );
         // A torn record at the end (a killed run) is cut, and the run resumes up to the new target.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(&[1, 2, 3]).unwrap();
@@ -379,7 +309,7 @@ mod tests {
         let second = check_file(&path);
         assert_eq!(second.len(), 70);
         for (a, b) in first.iter().zip(&second) {
-            assert_eq!(a.pos.fen(), b.pos.fen(), "resuming keeps what was there");
+            assert_eq!(a, b, "resuming keeps what was there");
         }
         // A file of another kind is refused, not appended to.
         let other = dir.join("other.bin");

@@ -173,7 +173,8 @@ fn seconds(flag: &str, secs: f64) -> Result<Duration, String> {
 }
 
 /// Parses `--tc` after checking that its times are in range (the base time from [`MIN_SECONDS`] to
-/// [`MAX_SECONDS`], the increment 0 or in the same range), so that no time out of range reaches the runner.
+/// [`MAX_SECONDS`], the increment 0 or in the same range), so that no time out of range reaches the runner; an
+/// error names the flag.
 fn parse_clock(text: &str) -> Result<TimeControl, String> {
     let rest = text.split_once('/').map_or(text, |(_, rest)| rest);
     let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
@@ -185,7 +186,20 @@ fn parse_clock(text: &str) -> Result<TimeControl, String> {
             }
         }
     }
-    TimeControl::parse_clock(text)
+    TimeControl::parse_clock(text).map_err(|e| format!("--tc {e}"))
+}
+
+/// Parses the words of `--sprt`; an error names the flag.
+pub(crate) fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+    Sprt::parse(words).map_err(|e| format!("--sprt: {e}"))
+}
+
+/// Reads the file of `--openings` (the error names the file), or gives the built-in set.
+pub(crate) fn read_openings(path: Option<&std::path::Path>) -> Result<Vec<openings::Opening>, String> {
+    match path {
+        Some(path) => openings::read(path).map_err(|e| e.to_string()),
+        None => Ok(openings::builtin()),
+    }
 }
 
 /// An adjudication value checked against its inclusive range.
@@ -231,11 +245,8 @@ pub fn settings(all: &MatchArgs) -> Result<MatchSettings, String> {
         (1, _) => return Err("--nodes must be positive".to_owned()),
         _ => return Err("give exactly one of --tc, --st, --nodes, --depth".to_owned()),
     };
-    let openings = match &args.openings {
-        Some(path) => openings::read(path)?,
-        None => openings::builtin(),
-    };
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let openings = read_openings(args.openings.as_deref())?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_owned());
     }
@@ -521,7 +532,11 @@ mod tests {
             ("--depth 1 --timemargin 18446744073709551615", "--timemargin 18446744073709551615: must be at most"),
             ("--depth 0", "--depth must be from 1 to 120"),
             ("--nodes 0", "--nodes must be positive"),
-            ("--tc abc", "expected [moves/]seconds[+increment]"),
+            (
+                "--tc abc",
+                "--tc \"abc\": the time \"abc\" is not a number of seconds; expected [moves/]seconds[+increment]",
+            ),
+            ("--tc 0/60", "--tc \"0/60\": the moves per period \"0\" are not a whole number from 1 up"),
         ] {
             let e = error(flags);
             assert!(e.contains(message), "{flags}: {e}");
@@ -568,6 +583,31 @@ mod tests {
         assert!(parse_keys("--resign", &w("movecount=3"), &["movecount", "score"]).unwrap_err().contains("score="));
         assert!(parse_keys("--resign", &w("moves=3"), &["movecount", "score"]).unwrap_err().contains("unknown key"));
         assert!(parse_keys("--draw", &w("score=-1"), &["score"]).is_err());
+    }
+
+    #[test]
+    fn the_errors_of_the_library_name_the_flag() {
+        for (flags, message) in [
+            ("--sprt elo0=5 elo1=0", "--sprt: elo1 (0) must be above elo0 (5)"),
+            ("--sprt elo0=0", "--sprt: elo1=... is missing: an SPRT needs elo0=... and elo1=..."),
+            ("--sprt elo0=0 elo1=x", "--sprt: elo1: \"x\" is not a number"),
+            ("--sprt elo0=0 elo1=5 gamma=1", "--sprt: unknown key \"gamma\" (elo0, elo1, alpha, beta)"),
+            ("--sprt elo0=0 elo1=5 beta=0.5", "--sprt: beta (0.5): alpha and beta must be between 0 and 0.5"),
+            ("--openings /nonexistent/openings.txt", "opening file /nonexistent/openings.txt: "),
+        ] {
+            let e = error(&format!("--nodes 100 {flags}"));
+            assert!(e.starts_with(message), "{flags}: {e}");
+        }
+        let e = parse_error_of_engine("cmd=x proto=xboard");
+        assert_eq!(e, "--engine 1: unknown protocol \"xboard\" (uci or ucci)");
+    }
+
+    /// The error of a match whose first engine is `words`.
+    fn parse_error_of_engine(words: &str) -> String {
+        let cmd = MatchArgs::augment_args(clap::Command::new("match"));
+        let args = ["match", "--engine"].into_iter().chain(words.split_whitespace());
+        let args = args.chain(["--engine", "cmd=x", "name=b", "--nodes", "100"]);
+        settings(&MatchArgs::from_arg_matches(&cmd.try_get_matches_from(args).unwrap()).unwrap()).unwrap_err()
     }
 
     #[test]

@@ -261,7 +261,7 @@ fn bad_options_are_refused() {
         (&["--games", "4", "--nodes", "100", "--sprt", "elo0=5", "elo1=0"], "must be above elo0"),
         (&["--games", "4", "--nodes", "100", "--concurrency", "0"], "--concurrency must be from 1 to 256"),
         (&["--games", "4", "--nodes", "100", "--max-batches", "0"], "--max-batches must be positive"),
-        (&["--hash", "0"], "--hash must be from 1"),
+        (&["--hash", "0"], "for --hash: hash must be at least 1"),
         (&["--openings", "/nonexistent/openings.txt"], "openings.txt"),
     ] {
         let out = xq(&[&["ablate"], args].concat());

@@ -52,9 +52,10 @@ pub trait Evaluator<G: ?Sized = Position, M = Move> {
     fn on_unmake(&mut self) {}
 }
 
-/// What builds a search's evaluators, one per search thread, and the options it answers to. `xiangqi-eval`'s
-/// evaluator choice implements it (with the options `Use NNUE` and `EvalFile`), and so does any function from a game
-/// to an [`Evaluator`] (with no options): an engine is generic over it, holds the choice and lists its options
+/// What builds a search's evaluators, one per search thread, and the options it answers to. `xiangqi-eval`
+/// implements it for its evaluator settings (`EvalSettings`, with the options `Use NNUE` and `EvalFile`) and its
+/// evaluator choice (`EvalChoice`, no options), and so does any function from a game to an [`Evaluator`] (no
+/// options): an engine is generic over it, holds the choice and lists its options
 /// with its own, without naming a concrete evaluator.
 ///
 /// ```

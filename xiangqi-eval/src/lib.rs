@@ -14,7 +14,9 @@
 //! make/unmake; [`Handcrafted::evaluate`] is the from-scratch path and [`Handcrafted::trace`] the breakdown.
 //!
 //! The neural evaluation is in [`nnue`]: a perspective network read from a file ([`nnue::Network`], which also
-//! implements [`Evaluate`]), with accumulators kept along a line of play by a [`nnue::NnueStack`].
+//! implements [`Evaluate`]), with accumulators kept along a line of play by a [`nnue::NnueStack`]. It also holds the
+//! one definition of the two formats the engine shares with the trainer (`xiangqi-train`) and `xiangqi datagen`: the
+//! network file ([`nnue::Network`]) and the training records ([`nnue::data::Record`]).
 //!
 //! A search takes the engine's evaluator as [`EngineEval`] (chosen by [`EvalChoice`]: handcrafted or a network),
 //! which implements the search's trait, [`xiangqi_core::evaluation::Evaluator`], keeping its incremental state in step
@@ -63,7 +65,6 @@
 //! assert!(eval.trace(&up).value(Term::Material) > 700);
 //! ```
 
-mod accumulator;
 mod bits;
 mod cache;
 mod engine;
@@ -72,12 +73,11 @@ pub mod nnue;
 mod score;
 mod weights;
 
-pub use accumulator::{Accumulator, PsqState};
 pub use cache::{EvalCache, DEFAULT_EVAL_CACHE_SLOTS};
 pub use engine::{
     embedded_network, EngineEval, EvalChoice, EvalSettings, EMBEDDED_NAME, EMBEDDED_NETWORK, EVAL_OPTIONS,
 };
-pub use handcrafted::{Handcrafted, Term, Trace, DEFAULT_LAZY_MARGIN};
+pub use handcrafted::{Accumulator, Handcrafted, PsqState, Term, Trace, DEFAULT_LAZY_MARGIN};
 pub use score::TaperedScore;
 pub use weights::{Pst, Weights, WrongLength};
 

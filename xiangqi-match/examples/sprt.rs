@@ -26,7 +26,7 @@ fn run(args: &[String]) -> Result<String, String> {
             n => counts.push(n.parse::<u64>().map_err(|_| format!("{n:?} is not a count"))?),
         }
     }
-    let sprt = Sprt::parse(&[format!("elo0={elo0} elo1={elo1}")])?;
+    let sprt = Sprt::parse(&[format!("elo0={elo0} elo1={elo1}")]).map_err(|e| format!("the SPRT: {e}"))?;
     let (elo, error, llr, what) = match counts[..] {
         [] => trinomial(Trinomial { wins: 60, draws: 80, losses: 40 }, &sprt),
         [wins, draws, losses] => trinomial(Trinomial { wins, draws, losses }, &sprt),
@@ -83,6 +83,6 @@ mod tests {
         assert!(text.ends_with("SPRT [0, 10]: LLR 5.674 (-2.944, 2.944): H1\n"), "{text}");
         assert!(run(&args("1 2")).unwrap_err().contains("three counts"));
         assert!(run(&args("--elo0")).unwrap_err().contains("needs a value"));
-        assert!(run(&args("--elo0 5 --elo1 0")).unwrap_err().contains("elo1"));
+        assert_eq!(run(&args("--elo0 5 --elo1 0")).unwrap_err(), "the SPRT: elo1 (0) must be above elo0 (5)");
     }
 }

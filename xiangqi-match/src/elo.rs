@@ -270,36 +270,102 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Why `key=value` words are not an SPRT ([`Sprt::parse`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    /// A word without `=`.
+    #[error("expected key=value, found {0:?}")]
+    NotKeyValue(String),
+    /// A value that is not a number.
+    #[error("{key}: {value:?} is not a number")]
+    NotANumber {
+        /// The key.
+        key: String,
+        /// Its value, as given.
+        value: String,
+    },
+    /// A value that is infinite or NaN.
+    #[error("{key}: {value:?} is not finite")]
+    NotFinite {
+        /// The key.
+        key: String,
+        /// Its value, as given.
+        value: String,
+    },
+    /// A key other than `elo0`, `elo1`, `alpha` and `beta`.
+    #[error("unknown key {0:?} (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    /// `elo0` or `elo1` not given.
+    #[error("{0}=... is missing: an SPRT needs elo0=... and elo1=...")]
+    Missing(&'static str),
+    /// `elo0` or `elo1` beyond ±[`MAX_SPRT_ELO`].
+    #[error("{key} ({value}): elo0 and elo1 must be from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}")]
+    EloOutOfRange {
+        /// `elo0` or `elo1`.
+        key: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// `elo1` not above `elo0`: the hypotheses must differ, H1 the stronger.
+    #[error("elo1 ({elo1}) must be above elo0 ({elo0})")]
+    NotAbove {
+        /// Elo under H0.
+        elo0: f64,
+        /// Elo under H1.
+        elo1: f64,
+    },
+    /// `alpha` or `beta` not strictly between 0 and 0.5.
+    #[error("{key} ({value}): alpha and beta must be between 0 and 0.5")]
+    RateOutOfRange {
+        /// `alpha` or `beta`.
+        key: &'static str,
+        /// Its value.
+        value: f64,
+    },
+}
+
 impl Sprt {
-    /// Parses `key=value` words: `elo0`, `elo1` (required, from -[`MAX_SPRT_ELO`] to [`MAX_SPRT_ELO`]), `alpha`,
-    /// `beta` (0.05 by default).
-    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+    /// Parses `key=value` words (a word may hold several, separated by spaces): `elo0`, `elo1` (required, from
+    /// -[`MAX_SPRT_ELO`] to [`MAX_SPRT_ELO`], `elo1` above `elo0`), `alpha`, `beta` (0.05 by default, strictly
+    /// between 0 and 0.5).
+    ///
+    /// ```
+    /// use xiangqi_match::{Sprt, SprtError};
+    ///
+    /// let sprt = Sprt::parse(&["elo0=0 elo1=5".to_owned(), "alpha=0.1".to_owned()]).unwrap();
+    /// assert_eq!(sprt, Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.1, beta: 0.05 });
+    /// assert_eq!(Sprt::parse(&["elo0=0".to_owned()]), Err(SprtError::Missing("elo1")));
+    /// ```
+    pub fn parse(words: &[String]) -> Result<Sprt, SprtError> {
         let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
         for w in words.iter().flat_map(|w| w.split_whitespace()) {
-            let (k, v) = w.split_once('=').ok_or_else(|| format!("--sprt: expected key=value, found {w:?}"))?;
-            let x: f64 = v.parse().map_err(|_| format!("--sprt {k}: {v:?} is not a number"))?;
+            let (k, v) = w.split_once('=').ok_or_else(|| SprtError::NotKeyValue(w.to_owned()))?;
+            let x: f64 = v.parse().map_err(|_| SprtError::NotANumber { key: k.to_owned(), value: v.to_owned() })?;
             if !x.is_finite() {
-                return Err(format!("--sprt {k}: {v:?} is not finite"));
+                return Err(SprtError::NotFinite { key: k.to_owned(), value: v.to_owned() });
             }
             match k {
                 "elo0" => elo0 = Some(x),
                 "elo1" => elo1 = Some(x),
                 "alpha" => alpha = x,
                 "beta" => beta = x,
-                _ => return Err(format!("--sprt: unknown key {k:?} (elo0, elo1, alpha, beta)")),
+                _ => return Err(SprtError::UnknownKey(k.to_owned())),
             }
         }
-        let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-            return Err("--sprt needs elo0=... and elo1=...".to_owned());
-        };
-        if elo0.abs() > MAX_SPRT_ELO || elo1.abs() > MAX_SPRT_ELO {
-            return Err(format!("--sprt: elo0 and elo1 must be from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}"));
+        let elo0 = elo0.ok_or(SprtError::Missing("elo0"))?;
+        let elo1 = elo1.ok_or(SprtError::Missing("elo1"))?;
+        for (key, value) in [("elo0", elo0), ("elo1", elo1)] {
+            if value.abs() > MAX_SPRT_ELO {
+                return Err(SprtError::EloOutOfRange { key, value });
+            }
         }
         if elo1 <= elo0 {
-            return Err(format!("--sprt: elo1 ({elo1}) must be above elo0 ({elo0})"));
+            return Err(SprtError::NotAbove { elo0, elo1 });
         }
-        if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
-            return Err("--sprt: alpha and beta must be between 0 and 0.5".to_owned());
+        for (key, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(0.0 < value && value < 0.5) {
+                return Err(SprtError::RateOutOfRange { key, value });
+            }
         }
         Ok(Sprt { elo0, elo1, alpha, beta })
     }
@@ -472,15 +538,32 @@ mod tests {
         assert_eq!(s.state(0.1), SprtState::Continue);
         // One quoted word works too, and alpha/beta default to 0.05.
         assert_eq!(Sprt::parse(&["elo0=0 elo1=5".to_owned()]).unwrap(), s);
-        for bad in [
-            "elo0=0",
-            "elo0=5 elo1=0",
-            "elo0=0 elo1=5 gamma=1",
-            "elo0=x elo1=5",
-            "elo0=0 elo1=5 alpha=0.7",
-            "elo0=0 elo1=1e6",
+        let key = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+        for (bad, error) in [
+            ("elo0=0", SprtError::Missing("elo1")),
+            ("elo1=5", SprtError::Missing("elo0")),
+            ("elo0=5 elo1=0", SprtError::NotAbove { elo0: 5.0, elo1: 0.0 }),
+            ("elo0=0 elo1=5 gamma=1", SprtError::UnknownKey("gamma".to_owned())),
+            ("elo0=x elo1=5", {
+                let (key, value) = key("elo0", "x");
+                SprtError::NotANumber { key, value }
+            }),
+            ("elo0=0 elo1=inf", {
+                let (key, value) = key("elo1", "inf");
+                SprtError::NotFinite { key, value }
+            }),
+            ("elo0=0 elo1", SprtError::NotKeyValue("elo1".to_owned())),
+            ("elo0=0 elo1=5 alpha=0.7", SprtError::RateOutOfRange { key: "alpha", value: 0.7 }),
+            ("elo0=0 elo1=5 beta=0", SprtError::RateOutOfRange { key: "beta", value: 0.0 }),
+            ("elo0=0 elo1=1e6", SprtError::EloOutOfRange { key: "elo1", value: 1e6 }),
         ] {
-            assert!(Sprt::parse(&[bad.to_owned()]).is_err(), "{bad}");
+            assert_eq!(Sprt::parse(&[bad.to_owned()]), Err(error), "{bad}");
         }
+        // The messages name the key and the value, and no flag of a program.
+        let e = Sprt::parse(&["elo0=0 elo1=1e6".to_owned()]).unwrap_err().to_string();
+        assert_eq!(e, "elo1 (1000000): elo0 and elo1 must be from -1000 to 1000");
+        let e = Sprt::parse(&["elo0=x".to_owned()]).unwrap_err().to_string();
+        assert_eq!(e, "elo0: \"x\" is not a number");
+        assert_eq!(SprtError::Missing("elo1").to_string(), "elo1=... is missing: an SPRT needs elo0=... and elo1=...");
     }
 }

@@ -39,23 +39,55 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
 }
 
-/// The keys `--engine` takes.
+/// The keys of an engine's `key=value` words ([`EngineConfig::parse`]).
 pub const ENGINE_KEYS: &str =
     "cmd=<command line>, arg=<one argument>, name=<name>, proto=uci|ucci, dir=<working directory>, option.<name>=<value>";
 
+/// Why `key=value` words do not describe an engine ([`EngineConfig::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineConfigError {
+    /// A word without `=` (a command with arguments must be one word: `cmd="./engine --flag"`).
+    #[error("expected key=value, found {0:?} ({ENGINE_KEYS})")]
+    NotKeyValue(String),
+    /// `cmd=` with no command.
+    #[error("cmd= is empty")]
+    EmptyCommand,
+    /// `proto=` other than `uci` or `ucci`.
+    #[error("unknown protocol {0:?} (uci or ucci)")]
+    UnknownProtocol(String),
+    /// A key that is not one of [`ENGINE_KEYS`].
+    #[error("unknown engine key {0:?} ({ENGINE_KEYS})")]
+    UnknownKey(String),
+    /// No `cmd=`.
+    #[error("an engine needs cmd=... ({ENGINE_KEYS})")]
+    NoCommand,
+}
+
 impl EngineConfig {
-    /// Parses the `key=value` words of `--engine` (after the words of `--each`, which they override).
-    pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
+    /// Parses `key=value` words ([`ENGINE_KEYS`]). A later `cmd`, `name`, `proto`, `dir` or option of the same
+    /// name (without regard to case) overrides an earlier one, so words common to several engines can come first;
+    /// every `arg` is kept, after the arguments of `cmd`.
+    ///
+    /// ```
+    /// use xiangqi_match::{EngineConfig, EngineConfigError, Protocol};
+    ///
+    /// let words = |w: &str| w.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    /// let e = EngineConfig::parse(&words("option.Hash=16 cmd=/opt/eleeye proto=ucci option.hash=64")).unwrap();
+    /// assert_eq!((e.name.as_str(), e.protocol), ("eleeye", Protocol::Ucci));
+    /// assert_eq!(e.options, [("hash".to_owned(), "64".to_owned())]);
+    /// assert_eq!(EngineConfig::parse(&words("name=x")), Err(EngineConfigError::NoCommand));
+    /// ```
+    pub fn parse(words: &[String]) -> Result<EngineConfig, EngineConfigError> {
         let (mut cmd, mut name, mut protocol, mut dir) = (None::<Vec<String>>, None, Protocol::Uci, None);
         let mut args = Vec::new();
         let mut options: Vec<(String, String)> = Vec::new();
         for w in words {
-            let (k, v) = w.split_once('=').ok_or_else(|| format!("expected key=value, found {w:?} ({ENGINE_KEYS})"))?;
+            let (k, v) = w.split_once('=').ok_or_else(|| EngineConfigError::NotKeyValue(w.clone()))?;
             match k {
                 "cmd" => {
                     let parts: Vec<String> = v.split_whitespace().map(str::to_owned).collect();
                     if parts.is_empty() {
-                        return Err("cmd= is empty".to_owned());
+                        return Err(EngineConfigError::EmptyCommand);
                     }
                     cmd = Some(parts);
                 }
@@ -66,7 +98,7 @@ impl EngineConfig {
                     protocol = match v.to_ascii_lowercase().as_str() {
                         "uci" => Protocol::Uci,
                         "ucci" => Protocol::Ucci,
-                        _ => return Err(format!("unknown protocol {v:?} (uci or ucci)")),
+                        _ => return Err(EngineConfigError::UnknownProtocol(v.to_owned())),
                     }
                 }
                 _ => match k.strip_prefix("option.") {
@@ -74,11 +106,11 @@ impl EngineConfig {
                         options.retain(|(o, _)| !o.eq_ignore_ascii_case(opt));
                         options.push((opt.to_owned(), v.to_owned()));
                     }
-                    _ => return Err(format!("unknown engine key {k:?} ({ENGINE_KEYS})")),
+                    _ => return Err(EngineConfigError::UnknownKey(k.to_owned())),
                 },
             }
         }
-        let mut cmd = cmd.ok_or_else(|| format!("an engine needs cmd=... ({ENGINE_KEYS})"))?;
+        let mut cmd = cmd.ok_or(EngineConfigError::NoCommand)?;
         let program = cmd.remove(0);
         cmd.extend(args);
         let name = name.unwrap_or_else(|| {
@@ -89,42 +121,46 @@ impl EngineConfig {
 }
 
 /// Why talking to an engine failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProcessError {
     /// The program could not be started.
-    Spawn(String),
+    #[error("cannot start: {program}: {reason}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The system's reason.
+        reason: String,
+    },
     /// No answer in time.
+    #[error("no answer in time")]
     Timeout,
-    /// The process exited.
+    /// The process exited: its exit status (or why it could not be waited for).
+    #[error("exited ({0})")]
     Crash(String),
     /// The output closed while the process still ran, or its input is closed.
+    #[error("closed its output")]
     Disconnect,
-    /// An answer that breaks the protocol.
-    Protocol(String),
+    /// An option to set that the engine did not declare in its handshake.
+    #[error("unknown option {name:?} (the engine declares: {})", declared.join(", "))]
+    UnknownOption {
+        /// The option.
+        name: String,
+        /// The options the engine declared.
+        declared: Vec<String>,
+    },
+    /// The engine answered the options set with errors (lines `info string error...` or `No such option...`).
+    #[error("rejected its options: {}", .0.join("; "))]
+    RejectedOptions(Vec<String>),
 }
 
 impl ProcessError {
     /// How a game the engine loses by this error ends, as recorded.
     pub fn termination(&self) -> Termination {
         match self {
-            ProcessError::Spawn(_) | ProcessError::Crash(_) => Termination::Crash,
+            ProcessError::Spawn { .. } | ProcessError::Crash(_) => Termination::Crash,
             ProcessError::Timeout => Termination::Timeout,
             ProcessError::Disconnect => Termination::Disconnect,
-            ProcessError::Protocol(_) => Termination::IllegalMove,
-        }
-    }
-}
-
-impl std::error::Error for ProcessError {}
-
-impl std::fmt::Display for ProcessError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ProcessError::Spawn(e) => write!(f, "cannot start: {e}"),
-            ProcessError::Timeout => write!(f, "no answer in time"),
-            ProcessError::Crash(status) => write!(f, "exited ({status})"),
-            ProcessError::Disconnect => write!(f, "closed its output"),
-            ProcessError::Protocol(e) => write!(f, "{e}"),
+            ProcessError::UnknownOption { .. } | ProcessError::RejectedOptions(_) => Termination::IllegalMove,
         }
     }
 }
@@ -169,7 +205,9 @@ impl EngineProcess {
         if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn().map_err(|e| ProcessError::Spawn(format!("{}: {e}", config.program)))?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| ProcessError::Spawn { program: config.program.clone(), reason: e.to_string() })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = channel();
@@ -218,10 +256,7 @@ impl EngineProcess {
         }
         for (name, value) in &config.options {
             if !engine.declares(name) {
-                return Err(ProcessError::Protocol(format!(
-                    "unknown option {name:?} (the engine declares: {})",
-                    engine.declared.join(", ")
-                )));
+                return Err(ProcessError::UnknownOption { name: name.clone(), declared: engine.declared.clone() });
             }
             match config.protocol {
                 Protocol::Uci => engine.send(&format!("setoption name {name} value {value}"))?,
@@ -243,7 +278,7 @@ impl EngineProcess {
             }
         }
         if !rejected.is_empty() {
-            return Err(ProcessError::Protocol(format!("rejected its options: {}", rejected.join("; "))));
+            return Err(ProcessError::RejectedOptions(rejected));
         }
         Ok(engine)
     }
@@ -407,7 +442,8 @@ mod tests {
         let c = EngineConfig::parse(&words("cmd=./xq --flag name=A option.Hash=32 option.hash=64 proto=ucci arg=x"))
             .unwrap_err();
         // `--flag` is not key=value: cmd with arguments must be one word (quoted on the shell).
-        assert!(c.contains("--flag"), "{c}");
+        assert_eq!(c, EngineConfigError::NotKeyValue("--flag".to_owned()));
+        assert!(c.to_string().starts_with("expected key=value, found \"--flag\" (cmd=<command line>, "), "{c}");
         let mut w = words("name=A option.Hash=32 option.hash=64 proto=ucci arg=x");
         w.insert(0, "cmd=./xq uci".to_owned());
         let c = EngineConfig::parse(&w).unwrap();
@@ -417,9 +453,31 @@ mod tests {
         assert_eq!(c.protocol, Protocol::Ucci);
         assert_eq!(c.options, [("hash".to_owned(), "64".to_owned())]);
         assert_eq!(EngineConfig::parse(&words("cmd=/bin/eleeye")).unwrap().name, "eleeye");
-        assert!(EngineConfig::parse(&words("name=A")).unwrap_err().contains("cmd"));
-        assert!(EngineConfig::parse(&words("cmd=x bogus=1")).unwrap_err().contains("unknown engine key"));
-        assert!(EngineConfig::parse(&words("cmd=x proto=xboard")).unwrap_err().contains("protocol"));
+        assert_eq!(EngineConfig::parse(&words("name=A")), Err(EngineConfigError::NoCommand));
+        assert_eq!(EngineConfig::parse(&words("cmd= name=A")), Err(EngineConfigError::EmptyCommand));
+        let e = EngineConfig::parse(&words("cmd=x bogus=1")).unwrap_err();
+        assert_eq!(e, EngineConfigError::UnknownKey("bogus".to_owned()));
+        assert!(e.to_string().starts_with("unknown engine key \"bogus\" (cmd="), "{e}");
+        let e = EngineConfig::parse(&words("cmd=x proto=xboard")).unwrap_err();
+        assert_eq!(e.to_string(), "unknown protocol \"xboard\" (uci or ucci)");
+        assert_eq!(
+            EngineConfig::parse(&words("cmd=x option.=1")),
+            Err(EngineConfigError::UnknownKey("option.".to_owned()))
+        );
+    }
+
+    #[test]
+    fn process_errors_say_what_went_wrong() {
+        let e = ProcessError::UnknownOption { name: "Hash".into(), declared: vec!["Threads".into(), "MultiPV".into()] };
+        assert_eq!(e.to_string(), "unknown option \"Hash\" (the engine declares: Threads, MultiPV)");
+        let e = ProcessError::RejectedOptions(vec!["info string error: a".into(), "No such option: b".into()]);
+        assert_eq!(e.to_string(), "rejected its options: info string error: a; No such option: b");
+        assert_eq!(e.termination(), Termination::IllegalMove);
+        let config = EngineConfig::parse(&words("cmd=/nonexistent/engine")).unwrap();
+        let e = EngineProcess::start(&config, Duration::from_secs(5)).err().unwrap();
+        assert!(matches!(&e, ProcessError::Spawn { program, .. } if program == "/nonexistent/engine"), "{e}");
+        assert!(e.to_string().starts_with("cannot start: /nonexistent/engine: "), "{e}");
+        assert_eq!(e.termination(), Termination::Crash);
     }
 
     #[test]

@@ -15,6 +15,10 @@
 //! - [`openings`]: opening files, the built-in set, and per-pair variations for deterministic engines.
 //! - [`elo`]: Elo arithmetic ([`Trinomial`], [`Pentanomial`]) and the SPRT ([`Sprt`]).
 //!
+//! Bad input is a typed error, one type per kind of input, whose message says what is wrong without naming any
+//! program's flags: [`EngineConfigError`], [`SprtError`], [`ClockError`], [`ParseNoBestMoveError`] and the
+//! opening errors of [`openings`]. A running engine's failures are [`ProcessError`]s.
+//!
 //! Results are typed values: a game ends by a [`Termination`] (a rule of the game, an engine's fault, a draw claim,
 //! an adjudication), its winner is an `Option<Color>`, and the summary counts games by termination. An engine's
 //! UCCI `nobestmove` in a position with legal moves is ElephantEye's claim that its own rules draw the position:
@@ -69,9 +73,9 @@ pub mod game;
 pub mod openings;
 pub mod runner;
 
-pub use elo::{Pentanomial, Sprt, SprtState, Trinomial};
-pub use engine::{BestMove, EngineConfig, EngineProcess, ProcessError, Protocol};
+pub use elo::{Pentanomial, Sprt, SprtError, SprtState, Trinomial};
+pub use engine::{BestMove, EngineConfig, EngineConfigError, EngineProcess, ProcessError, Protocol};
 pub use game::{PlayedGame, Termination};
 pub use openings::Opening;
 pub use runner::{run, DrawAdjudication, MatchSettings, NoBestMove, ResignAdjudication, SprtDecision, Standing};
-pub use runner::{Summary, TimeControl};
+pub use runner::{ClockError, ParseNoBestMoveError, Summary, TimeControl};

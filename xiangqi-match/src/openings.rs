@@ -13,7 +13,8 @@
 //! and again. [`for_pair`] gives each game pair its own opening, a set's opening followed by a few quiet moves
 //! chosen by the pair's number (the same number, the same moves).
 
-use xiangqi_core::{Game, Position, START_FEN};
+use std::path::{Path, PathBuf};
+use xiangqi_core::{Game, GameResult, PlayError, Position, START_FEN};
 
 /// One opening: a start position and the moves played from it before the engines take over.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,32 +64,101 @@ pub fn builtin() -> Vec<Opening> {
         .collect()
 }
 
+/// Why one line is not an opening ([`parse_line`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// The line is empty or starts with `moves`.
+    #[error("no FEN before `moves`")]
+    NoFen,
+    /// `startpos` followed by something other than `moves`.
+    #[error("expected `moves` after startpos, found {0:?}")]
+    AfterStartpos(String),
+    /// The FEN cannot be read, or describes an impossible position.
+    #[error("bad FEN: {0}")]
+    Fen(Box<xiangqi_core::Error>),
+    /// A move that is not legal where it is played.
+    #[error("move {mv}: {source}")]
+    Move {
+        /// The move as written.
+        mv: String,
+        /// Why the rules refuse it.
+        source: Box<PlayError>,
+    },
+    /// The game is over after the opening's moves: no engine could play from it.
+    #[error("the game is already over ({0})")]
+    GameOver(Box<GameResult>),
+}
+
+/// Why a text is not a set of openings ([`parse`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A line that is not an opening.
+    #[error("line {line}: {source}")]
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        source: LineError,
+    },
+    /// Only blank lines and comments.
+    #[error("no opening in the file")]
+    Empty,
+}
+
+/// Why an opening file cannot be used ([`read`]); the message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file cannot be read (or is not UTF-8 text).
+    #[error("opening file {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The file's text is not a set of openings.
+    #[error("opening file {}: {source}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        source: ParseError,
+    },
+}
+
 /// Parses one opening line (`FEN [moves ...]` or `startpos [moves ...]`) and checks it with the rules.
-pub fn parse_line(line: &str) -> Result<Opening, String> {
+///
+/// ```
+/// use xiangqi_match::openings::{parse_line, LineError};
+///
+/// assert_eq!(parse_line("startpos moves h2e2 h9g7").unwrap().moves, ["h2e2", "h9g7"]);
+/// assert!(matches!(parse_line("startpos moves h2e2 h2e9"), Err(LineError::Move { mv, .. }) if mv == "h2e9"));
+/// ```
+pub fn parse_line(line: &str) -> Result<Opening, LineError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let end = words.iter().position(|&w| w == "moves").unwrap_or(words.len());
     let fen_text = words[..end].join(" ");
     if fen_text.is_empty() {
-        return Err("no FEN before `moves`".to_owned());
+        return Err(LineError::NoFen);
     }
     if words[0] == "startpos" && end > 1 {
-        return Err(format!("expected `moves` after startpos, found {:?}", words[1]));
+        return Err(LineError::AfterStartpos(words[1].to_owned()));
     }
     let fen_text = if fen_text == "startpos" { START_FEN.to_owned() } else { fen_text };
-    let pos = Position::from_fen(&fen_text).map_err(|e| format!("bad FEN: {e}"))?;
+    let pos = Position::from_fen(&fen_text).map_err(|e| LineError::Fen(Box::new(e)))?;
     let mut game = Game::new(&pos);
     let moves: Vec<String> = words.get(end + 1..).unwrap_or(&[]).iter().map(|s| (*s).to_owned()).collect();
     for m in &moves {
-        game.play(m).map_err(|e| format!("move {m}: {e}"))?;
+        game.play(m).map_err(|e| LineError::Move { mv: m.clone(), source: Box::new(e) })?;
     }
     if let Some(result) = game.result() {
-        return Err(format!("the game is already over ({result})"));
+        return Err(LineError::GameOver(Box::new(result)));
     }
     Ok(Opening { fen: pos.fen(), moves })
 }
 
-/// Parses an opening file's text; errors name the line.
-pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
+/// Parses an opening file's text; an error names the line.
+pub fn parse(text: &str) -> Result<Vec<Opening>, ParseError> {
     // A byte-order mark, as some editors write, is not part of the first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
@@ -97,10 +167,10 @@ pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        out.push(parse_line(line).map_err(|e| format!("line {}: {e}", i + 1))?);
+        out.push(parse_line(line).map_err(|source| ParseError::Line { line: i + 1, source })?);
     }
     if out.is_empty() {
-        return Err("no opening in the file".to_owned());
+        return Err(ParseError::Empty);
     }
     Ok(out)
 }
@@ -151,9 +221,9 @@ pub fn for_pair(set: &[Opening], pair: usize, plies: usize) -> Opening {
 }
 
 /// Reads an opening file.
-pub fn read(path: &std::path::Path) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("opening file {}: {e}", path.display()))?;
-    parse(&text).map_err(|e| format!("opening file {}: {e}", path.display()))
+pub fn read(path: &Path) -> Result<Vec<Opening>, ReadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io { path: path.to_owned(), source })?;
+    parse(&text).map_err(|source| ReadError::Parse { path: path.to_owned(), source })
 }
 
 #[cfg(test)]
@@ -209,12 +279,39 @@ mod tests {
         assert!(set[1].moves.is_empty());
         assert_eq!(set[2].game().plies(), 1);
         let e = parse("startpos moves h2e2\nstartpos moves h2e9\n").unwrap_err();
-        assert!(e.starts_with("line 2: move h2e9"), "{e}");
-        assert!(parse("not a fen\n").unwrap_err().contains("bad FEN"));
-        assert!(parse("# nothing\n").unwrap_err().contains("no opening"));
+        assert!(matches!(&e, ParseError::Line { line: 2, source: LineError::Move { mv, .. } } if mv == "h2e9"), "{e}");
+        assert!(e.to_string().starts_with("line 2: move h2e9: ply 1: illegal move h2e9"), "{e}");
+        let e = parse("\n# one\nnot a fen\n").unwrap_err();
+        assert!(matches!(e, ParseError::Line { line: 3, source: LineError::Fen(_) }), "{e}");
+        assert!(e.to_string().starts_with("line 3: bad FEN: "), "{e}");
+        assert_eq!(parse("# nothing\n"), Err(ParseError::Empty));
+        assert_eq!(parse("# nothing\n").unwrap_err().to_string(), "no opening in the file");
         assert_eq!(parse("\u{feff}startpos moves h2e2\r\n").unwrap()[0].moves, ["h2e2"]);
-        assert!(parse("startpos h2e2 h9g7\n").unwrap_err().contains("expected `moves` after startpos"));
+        let e = parse("startpos h2e2 h9g7\n").unwrap_err();
+        assert_eq!(e, ParseError::Line { line: 1, source: LineError::AfterStartpos("h2e2".to_owned()) });
+        assert_eq!(e.to_string(), "line 1: expected `moves` after startpos, found \"h2e2\"");
+        assert_eq!(parse_line("moves h2e2"), Err(LineError::NoFen));
         // A position that is already mate is not an opening.
-        assert!(parse("R3k4/8R/9/9/9/9/9/9/9/3K5 b").unwrap_err().contains("already over"));
+        let e = parse_line("R3k4/8R/9/9/9/9/9/9/9/3K5 b").unwrap_err();
+        assert!(matches!(&e, LineError::GameOver(r) if r.winner == Some(xiangqi_core::Color::Red)), "{e}");
+        assert!(e.to_string().starts_with("the game is already over ("), "{e}");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_or_used_is_named() {
+        let missing = Path::new("/nonexistent/openings.txt");
+        let e = read(missing).unwrap_err();
+        assert!(matches!(&e, ReadError::Io { path, .. } if path == missing), "{e}");
+        assert!(e.to_string().starts_with("opening file /nonexistent/openings.txt: "), "{e}");
+        let dir = std::env::temp_dir().join(format!("xiangqi-match-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("empty.txt");
+        std::fs::write(&file, "# no opening\n").unwrap();
+        let e = read(&file).unwrap_err();
+        assert!(matches!(&e, ReadError::Parse { source: ParseError::Empty, .. }), "{e}");
+        assert_eq!(e.to_string(), format!("opening file {}: no opening in the file", file.display()));
+        std::fs::write(&file, "startpos moves h2e2\n").unwrap();
+        assert_eq!(read(&file).unwrap().len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

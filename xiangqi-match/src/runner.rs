@@ -31,19 +31,68 @@ pub enum TimeControl {
     Depth(u32),
 }
 
+/// The form of a clock's text, as [`TimeControl::parse_clock`] takes it.
+pub const CLOCK_FORM: &str = "[moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1";
+
+/// Why a text is not a clock ([`TimeControl::parse_clock`]); each message starts with the text and ends with the
+/// form expected ([`CLOCK_FORM`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    /// The moves before `/` are not a whole number from 1 up (to 4294967295).
+    #[error("{text:?}: the moves per period {moves:?} are not a whole number from 1 up; expected {CLOCK_FORM}")]
+    Moves {
+        /// The whole text.
+        text: String,
+        /// The moves as given.
+        moves: String,
+    },
+    /// The time or the increment is not a finite number of seconds, 0 or more.
+    #[error("{text:?}: the {part} {value:?} is not a number of seconds; expected {CLOCK_FORM}")]
+    Seconds {
+        /// The whole text.
+        text: String,
+        /// `time` or `increment`.
+        part: &'static str,
+        /// The part as given.
+        value: String,
+    },
+    /// The time is 0: no move could be made in it.
+    #[error("{text:?}: the time must be above 0; expected {CLOCK_FORM}")]
+    NoTime {
+        /// The whole text.
+        text: String,
+    },
+}
+
 impl TimeControl {
-    /// Parses `[moves/]seconds[+increment]`, e.g. `40/60+0.5`, `10+0.1`, `30`.
-    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
-        let err = || format!("--tc {text:?}: expected [moves/]seconds[+increment], e.g. 40/60+0.5 or 10+0.1");
+    /// Parses `[moves/]seconds[+increment]`, e.g. `40/60+0.5`, `10+0.1`, `30`: the time above 0, the increment 0
+    /// or more.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xiangqi_match::{ClockError, TimeControl};
+    ///
+    /// let tc = TimeControl::parse_clock("40/60+0.5").unwrap();
+    /// let (base, inc) = (Duration::from_secs(60), Duration::from_millis(500));
+    /// assert_eq!(tc, TimeControl::Clock { moves: Some(40), base, inc });
+    /// assert_eq!(TimeControl::parse_clock("0+1"), Err(ClockError::NoTime { text: "0+1".to_owned() }));
+    /// ```
+    pub fn parse_clock(text: &str) -> Result<TimeControl, ClockError> {
         let (moves, rest) = match text.split_once('/') {
-            Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?), r),
+            Some((m, r)) => {
+                let bad = || ClockError::Moves { text: text.to_owned(), moves: m.to_owned() };
+                (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?), r)
+            }
             None => (None, text),
         };
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-        let secs = |t: &str| t.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(err);
-        let (base, inc) = (secs(base)?, secs(inc)?);
+        let secs = |part: &'static str, t: &str| {
+            let bad = || ClockError::Seconds { text: text.to_owned(), part, value: t.to_owned() };
+            t.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(bad)
+        };
+        let (base, inc) = (secs("time", base)?, secs("increment", inc)?);
         if base <= 0.0 {
-            return Err(err());
+            return Err(ClockError::NoTime { text: text.to_owned() });
         }
         Ok(TimeControl::Clock { moves, base: Duration::from_secs_f64(base), inc: Duration::from_secs_f64(inc) })
     }
@@ -119,15 +168,20 @@ pub enum NoBestMove {
     Forfeit,
 }
 
+/// A text that is neither `draw` nor `forfeit` ([`NoBestMove`]'s `FromStr`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: expected draw or forfeit")]
+pub struct ParseNoBestMoveError(pub String);
+
 impl std::str::FromStr for NoBestMove {
-    type Err = String;
+    type Err = ParseNoBestMoveError;
 
     /// `draw` or `forfeit`.
-    fn from_str(text: &str) -> Result<NoBestMove, String> {
+    fn from_str(text: &str) -> Result<NoBestMove, ParseNoBestMoveError> {
         match text {
             "draw" => Ok(NoBestMove::Draw),
             "forfeit" => Ok(NoBestMove::Forfeit),
-            _ => Err(format!("{text:?}: expected draw or forfeit")),
+            _ => Err(ParseNoBestMoveError(text.to_owned())),
         }
     }
 }
@@ -598,7 +652,11 @@ mod tests {
         assert_eq!((s.concurrency, s.nobestmove, s.sprt), (1, NoBestMove::Draw, None));
         assert_eq!("forfeit".parse::<NoBestMove>(), Ok(NoBestMove::Forfeit));
         assert_eq!(NoBestMove::Forfeit.to_string(), "forfeit");
-        assert!("lose".parse::<NoBestMove>().is_err());
+        let e = "lose".parse::<NoBestMove>().unwrap_err();
+        assert_eq!(
+            (e.to_string(), e),
+            ("\"lose\": expected draw or forfeit".to_owned(), ParseNoBestMoveError("lose".into()))
+        );
     }
 
     #[test]
@@ -609,9 +667,27 @@ mod tests {
             TimeControl::Clock { moves: Some(40), base: Duration::from_secs(10), inc: Duration::from_millis(100) }
         );
         assert_eq!(tc.to_string(), "40/10+0.1");
-        for bad in ["", "x", "0", "40/", "/10", "10+x", "-5"] {
-            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        let text = |t: &str| t.to_owned();
+        let seconds = |t: &str, part, value: &str| ClockError::Seconds { text: text(t), part, value: text(value) };
+        let moves = |t: &str, m: &str| ClockError::Moves { text: text(t), moves: text(m) };
+        for (bad, error) in [
+            ("", seconds("", "time", "")),
+            ("x", seconds("x", "time", "x")),
+            ("-5", seconds("-5", "time", "-5")),
+            ("10+x", seconds("10+x", "increment", "x")),
+            ("10+inf", seconds("10+inf", "increment", "inf")),
+            ("40/", seconds("40/", "time", "")),
+            ("/10", moves("/10", "")),
+            ("0/10", moves("0/10", "0")),
+            ("0", ClockError::NoTime { text: text("0") }),
+        ] {
+            assert_eq!(TimeControl::parse_clock(bad), Err(error), "{bad}");
         }
+        assert_eq!(
+            TimeControl::parse_clock("10+x").unwrap_err().to_string(),
+            "\"10+x\": the increment \"x\" is not a number of seconds; expected [moves/]seconds[+increment], e.g. \
+             40/60+0.5 or 10+0.1"
+        );
         let go = |tc, p, millis, us| go_command(tc, p, millis, us, [9000, 8000], [3, 2]);
         assert_eq!(go(tc, Protocol::Uci, false, Color::Red), "go wtime 9000 btime 8000 winc 100 binc 100 movestogo 37");
         assert_eq!(

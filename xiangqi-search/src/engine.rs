@@ -6,7 +6,7 @@
 //! function returning an [`Evaluator`](crate::Evaluator)), whose options it lists after its own.
 
 use crate::game::FastPaths;
-use crate::handle::{Control, GoMode, Info, Listener, SearchHandle};
+use crate::handle::{Control, GoMode, Info, Listener, MarkDone, SearchHandle};
 use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
 use crate::options::{self, EngineSettings, OptionDecl, OptionValue, ENGINE_OPTIONS};
@@ -74,6 +74,8 @@ pub struct SearchEngine<S, G = Position> {
     pool: Arc<SearchPool>,
     memory: Arc<SearchMemory>,
     source: Arc<S>,
+    /// The last search started with `go`, stopped before the next search starts.
+    last: Option<Arc<Control>>,
     game: PhantomData<fn(&G)>,
 }
 
@@ -108,6 +110,7 @@ where
             pool: Arc::new(SearchPool::new(settings.threads)?),
             memory: Arc::new(SearchMemory::new()),
             source: Arc::new(source),
+            last: None,
             settings,
             game: PhantomData,
         })
@@ -127,6 +130,7 @@ where
         limits: &Limits,
         on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move> {
+        self.stop_last();
         let spec = self.playing_spec();
         let source = &*self.source;
         if self.pool.threads() == 1 && !limits.iterative() {
@@ -138,6 +142,16 @@ where
         }
         let make_eval = |g: &G| source.for_search(g);
         self.pool.search(&spec, game, make_eval, limits, self.tt.clone(), Some(self.memory.clone()), on_iteration)
+    }
+
+    /// Stops the last search started with `go` if it still runs, and waits until it no longer uses the threads.
+    fn stop_last(&mut self) {
+        if let Some(last) = self.last.take() {
+            last.stop();
+            while !last.done.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
     }
 
     /// The variant as searched: the `Variant` option's with the `MultiPV` option's lines (the one place where the
@@ -315,7 +329,9 @@ where
     /// Starts a search of `game` within `limits` on the engine's threads and returns at once. The handle stops it,
     /// passes `ponderhit`, hands out one [`Info`] per completed iteration ([`SearchHandle::try_report`],
     /// [`SearchHandle::reports`]) and waits for the result. The search always deepens iteratively; the clock of
-    /// `limits` starts at `limits.start` when given (the moment a UCI `go` arrived), else now.
+    /// `limits` starts at `limits.start` when given (the moment a UCI `go` arrived), else now. The search uses the
+    /// table, threads, evaluator and options the engine has now; changing them later does not reach it. One search
+    /// runs at a time: a search still running when another starts is stopped first (its handle gets its result).
     pub fn go(&mut self, game: &G, limits: Limits, mode: GoMode) -> SearchHandle<G::Move> {
         let (tx, rx) = mpsc::channel();
         let mut handle = self.go_with(game, limits, mode, tx);
@@ -332,6 +348,7 @@ where
         mode: GoMode,
         mut listener: impl Listener<G::Move>,
     ) -> SearchHandle<G::Move> {
+        self.stop_last();
         let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
         signals.ponder.store(mode.ponder, Ordering::Release);
         let control = Arc::new(Control { signals: signals.clone(), ..Control::default() });
@@ -340,7 +357,9 @@ where
         let (spec, game, pool) = (self.playing_spec(), game.clone(), self.pool.clone());
         let (tt, memory, source) = (self.tt.clone(), self.memory.clone(), self.source.clone());
         let ctl = control.clone();
+        self.last = Some(control.clone());
         let thread = std::thread::Builder::new().name("search-control".to_owned()).spawn(move || {
+            let _done = MarkDone(ctl.clone());
             let make_eval = |g: &G| source.for_search(g);
             let report = |r: &SearchResult<G::Move>| {
                 let nodes = ctl.signals.nodes.load(Ordering::Relaxed).max(r.stats.nodes());

@@ -73,7 +73,7 @@ pub(crate) struct Control {
 
 impl Control {
     /// Stops the search and releases a held result.
-    fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.released.store(true, Ordering::Release);
         self.signals.stop.store(true, Ordering::Relaxed);
         self.signals.ponder.store(false, Ordering::Release);
@@ -88,6 +88,16 @@ impl Control {
             std::thread::sleep(Duration::from_millis(2));
         }
         self.done.store(true, Ordering::Release);
+    }
+}
+
+/// Marks a search done when its thread ends, however it ends (a panic included), so that nothing waits for it
+/// for ever.
+pub(crate) struct MarkDone(pub(crate) Arc<Control>);
+
+impl Drop for MarkDone {
+    fn drop(&mut self) {
+        self.0.done.store(true, Ordering::Release);
     }
 }
 

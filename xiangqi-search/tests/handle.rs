@@ -133,3 +133,15 @@ fn a_search_through_the_handle_visits_the_nodes_of_a_waited_one() {
     let r = wait(handle);
     assert_eq!((r.stats.nodes(), r.best_move, r.score), (waited.stats.nodes(), waited.best_move, waited.score));
 }
+
+#[test]
+fn a_new_search_stops_the_one_still_running() {
+    let mut engine = engine();
+    let pos = Position::startpos();
+    let first = engine.go(&pos, Limits::default(), GoMode { infinite: true, ponder: false });
+    first.reports().next().expect("an iteration completes");
+    let second = engine.go(&pos, Limits::depth(3), GoMode::default());
+    assert!(first.is_finished(), "the first search was stopped before the second started");
+    assert!(pos.is_legal(wait(first).best_move.unwrap()));
+    assert_eq!(wait(second).depth, 3);
+}

@@ -7,9 +7,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use xiangqi_core::Position;
+use xiangqi_eval::nnue::Network;
 use xiangqi_eval::Handcrafted;
 use xiangqi_train::data::{read_records, Record};
-use xiangqi_train::net::QuantNet;
+use xiangqi_train::net::reference_eval;
 
 fn run(args: &[String]) -> Result<(), String> {
     let [net, data, rest @ ..] = args else {
@@ -19,8 +20,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Some(c) => c.parse().map_err(|e| format!("bad COUNT {c}: {e}"))?,
         None => 20_000,
     };
-    let bytes = std::fs::read(net).map_err(|e| format!("cannot read {net}: {e}"))?;
-    let net = QuantNet::parse(&bytes).map_err(|e| format!("{net}: {e}"))?;
+    let net = Network::load(Path::new(net)).map_err(|e| format!("{net}: {e}"))?;
     let recs = read_records(Path::new(data), None).map_err(|e| e.to_string())?;
     let recs = &recs[recs.len().saturating_sub(count)..];
     if recs.is_empty() {
@@ -53,8 +53,8 @@ fn run(args: &[String]) -> Result<(), String> {
         );
         Ok(())
     };
-    println!("{} positions; network hidden {}, training hash {:016x}", recs.len(), net.hidden, net.hash);
-    report("network", &|r| Ok(net.evaluate(r)))?;
+    println!("{} positions; network hidden {}, training hash {:016x}", recs.len(), net.hidden(), net.hash());
+    report("network", &|r| Ok(reference_eval(&net, r)))?;
     report("handcrafted", &|r| {
         let pos = Position::from_fen(&r.fen()).map_err(|e| format!("record {}: {e}", r.fen()))?;
         Ok(hand.evaluate(&pos))

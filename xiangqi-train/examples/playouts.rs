@@ -5,11 +5,7 @@
 
 use std::process::ExitCode;
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-use xiangqi_core::Position;
-use xiangqi_eval::Handcrafted;
-use xiangqi_train::data::{write_records, Record};
+use xiangqi_train::data::{playout_records, write_records};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,30 +21,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let eval = Handcrafted::default();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut recs = Vec::with_capacity(count);
-    while recs.len() < count {
-        let mut pos = Position::startpos();
-        for ply in 0..120 {
-            let moves = xiangqi_movegen::legal_moves(&pos);
-            if moves.is_empty() || recs.len() >= count {
-                break;
-            }
-            pos.make_move(moves[rng.random_range(0..moves.len())]);
-            if ply >= 4 && !pos.in_check() {
-                let score = eval.evaluate(&pos);
-                let result = if score > 150 {
-                    2
-                } else if score < -150 {
-                    0
-                } else {
-                    1
-                };
-                recs.push(Record::from_position(&pos, score, result));
-            }
-        }
-    }
+    let recs = playout_records(count, 120, seed);
     if let Err(e) = write_records(std::path::Path::new(out), &recs) {
         eprintln!("playouts: cannot write {out}: {e}");
         return ExitCode::FAILURE;

@@ -157,10 +157,13 @@ fn run(args: Args) -> Result<(), String> {
                  {positions_per_second:.0} pos/s"
             );
             curve.push((*epoch, *train_loss, *validation_loss));
-            let mut q = net.quantize();
-            q.hash = hash;
-            if let Err(e) = q.write_atomic(&checkpoint) {
-                failure = Some(format!("cannot write {}: {e}", checkpoint.display()));
+            match net.quantize() {
+                Ok(q) => {
+                    if let Err(e) = q.with_hash(hash).save(&checkpoint) {
+                        failure = Some(format!("cannot write {}: {e}", checkpoint.display()));
+                    }
+                }
+                Err(e) => failure = Some(format!("cannot write {}: {e}", checkpoint.display())),
             }
             if let Some(svg) = &args.svg {
                 if let Err(e) = draw_loss(svg, &title, so_far) {
@@ -179,14 +182,13 @@ fn run(args: Args) -> Result<(), String> {
         draw_loss(svg, &title, &outcome.curve)?;
         eprintln!("loss curve: {}", svg.display());
     }
-    let mut q = outcome.net.quantize();
-    q.hash = hash;
-    q.write_atomic(&args.out).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    let q = outcome.net.quantize().map_err(|e| format!("cannot write {}: {e}", args.out.display()))?.with_hash(hash);
+    q.save(&args.out).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     let _ = std::fs::remove_file(&checkpoint);
     eprintln!(
         "wrote {} (hidden {}, training hash {:016x}); validation loss {:.6} -> {:.6}",
         args.out.display(),
-        q.hidden,
+        q.hidden(),
         hash,
         outcome.initial_validation_loss,
         curve.last().map_or(f64::NAN, |c| c.2)

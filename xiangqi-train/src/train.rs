@@ -352,8 +352,13 @@ fn mean_loss(model: &Model, recs: &[Record], batch: usize, lambda: f32, dev: &De
 
 /// Trains a network on `records` (which it shuffles), calling `report` with progress.
 pub fn train(mut records: Vec<Record>, opts: &Options, mut report: impl FnMut(&Event)) -> Result<Outcome, TrainError> {
-    if opts.hidden == 0 || opts.hidden > crate::net::MAX_HIDDEN {
-        return Err(TrainError::Option(format!("hidden size {} is not within 1..=4096", opts.hidden)));
+    // Only a network the engine can read is worth training.
+    if !xiangqi_eval::nnue::Network::hidden_size_ok(opts.hidden) {
+        let (chunk, max) = (xiangqi_eval::nnue::CHUNK, xiangqi_eval::nnue::MAX_HIDDEN);
+        return Err(TrainError::Option(format!(
+            "hidden size {} is not a multiple of {chunk} from {chunk} to {max} (the sizes the engine reads)",
+            opts.hidden
+        )));
     }
     if opts.batch == 0 || opts.epochs == 0 {
         return Err(TrainError::Option("batch size and epochs must be positive".into()));

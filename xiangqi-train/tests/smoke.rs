@@ -2,50 +2,18 @@
 //! handcrafted evaluator, a short training run, then the written network file read back.
 #![cfg(feature = "train")]
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use xiangqi_core::Position;
-use xiangqi_eval::Handcrafted;
-use xiangqi_train::data::{read_records, write_records, Record};
-use xiangqi_train::net::{file_len, QuantNet, HEADER_BYTES, NET_MAGIC};
+use xiangqi_eval::nnue::{Network, HEADER_LEN, MAGIC};
+use xiangqi_train::data::{playout_records, read_records, write_records, Record};
+use xiangqi_train::net::reference_eval;
 use xiangqi_train::train::{float_loss, train, Event, FirstLayer, Options};
-
-/// Positions of random legal playouts (up to 40 plies, not in check), scored by the handcrafted evaluator. The
-/// playouts rarely end, so the result is read from the score: a win above +150, a loss below -150, else a draw.
-fn playout_records(count: usize, seed: u64) -> Vec<Record> {
-    let eval = Handcrafted::default();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        for ply in 0..40 {
-            let moves = xiangqi_movegen::legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            pos.make_move(moves[rng.random_range(0..moves.len())]);
-            if ply >= 4 && !pos.in_check() && out.len() < count {
-                let score = eval.evaluate(&pos);
-                let result = if score > 150 {
-                    2
-                } else if score < -150 {
-                    0
-                } else {
-                    1
-                };
-                out.push(Record::from_position(&pos, score, result));
-            }
-        }
-    }
-    out
-}
 
 #[test]
 fn training_lowers_the_loss_and_writes_a_readable_network() {
     let dir = std::env::temp_dir().join(format!("xiangqi-train-smoke-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("smoke.bin");
-    write_records(&data, &playout_records(20_000, 5)).unwrap();
+    write_records(&data, &playout_records(20_000, 40, 5)).unwrap();
     let records = read_records(&data, None).unwrap();
     assert_eq!(records.len(), 20_000);
 
@@ -92,24 +60,23 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
 
     // The network file: header fields, exact length, and the integer evaluation following the float one.
     let out = dir.join("smoke.nnue");
-    let mut q = net.quantize();
-    q.hash = 0x1234_5678_9abc_def0;
-    q.write_atomic(&out).unwrap();
+    let q = net.quantize().unwrap().with_hash(0x1234_5678_9abc_def0);
+    q.save(&out).unwrap();
     let bytes = std::fs::read(&out).unwrap();
-    assert_eq!(bytes.len(), file_len(32));
-    assert_eq!(bytes.len(), HEADER_BYTES + 2 * (1260 * 32 + 32 + 64) + 4);
-    assert_eq!(&bytes[..8], NET_MAGIC);
+    assert_eq!(bytes.len(), Network::file_len(32));
+    assert_eq!(bytes.len(), HEADER_LEN + 2 * (1260 * 32 + 32 + 64) + 4);
+    assert_eq!(&bytes[..8], MAGIC);
     let header: Vec<u32> = bytes[8..36].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     assert_eq!(header, [1, 1260, 32, 1, 255, 64, 400]);
-    let parsed = QuantNet::parse(&bytes).unwrap();
+    let parsed = Network::load(&out).unwrap();
     assert_eq!(parsed, q);
     let (mut err, mut size) = (0.0f32, 0.0f32);
     for rec in &outcome.validation {
         let float = net.evaluate(rec);
-        err += (float - parsed.evaluate(rec) as f32).abs();
+        err += (float - reference_eval(&parsed, rec) as f32).abs();
         size += float.abs();
         // The perspective design: the colour-flipped twin scores the same.
-        assert_eq!(parsed.evaluate(rec), parsed.evaluate(&rec.flip_colors()));
+        assert_eq!(reference_eval(&parsed, rec), reference_eval(&parsed, &rec.flip_colors()));
     }
     let n = outcome.validation.len() as f32;
     eprintln!(
@@ -129,6 +96,11 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
     let up = Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
     let down = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN1 w - - 0 1").unwrap();
     let (up, down) = (Record::from_position(&up, 0, 1), Record::from_position(&down, 0, 1));
-    assert!(parsed.evaluate(&up) > parsed.evaluate(&down), "{} vs {}", parsed.evaluate(&up), parsed.evaluate(&down));
+    assert!(
+        reference_eval(&parsed, &up) > reference_eval(&parsed, &down),
+        "{} vs {}",
+        reference_eval(&parsed, &up),
+        reference_eval(&parsed, &down)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

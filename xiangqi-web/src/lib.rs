@@ -103,6 +103,10 @@ pub fn router(config: Config, port: u16) -> Router {
 /// When the listener fails.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
     let port = listener.local_addr()?.port();
+    // Small messages go out at once (Nagle's algorithm would hold an answer back behind a delayed ACK).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router(config, port)).await
 }
 

@@ -38,6 +38,7 @@ mod plan;
 mod report;
 mod results;
 
+use crate::args::{option_default, option_range};
 use crate::CmdResult;
 use clap::Args;
 use plan::{engine, plan};
@@ -47,6 +48,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use xiangqi_match::{EngineProcess, SprtState};
+use xiangqi_search::options::HASH;
 
 /// The flags of `xiangqi ablate`.
 #[derive(Args, Debug)]
@@ -64,7 +66,7 @@ pub struct AblateArgs {
     #[arg(long, default_value_t = 7)]
     depth: u32,
     /// Transposition table of the node part and of the engines in the games, in MB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = option_default(HASH) as usize, value_parser = option_range::<usize>(HASH), allow_hyphen_values = true)]
     hash: usize,
     /// Nodes a move in the games.
     #[arg(long)]

@@ -4,7 +4,7 @@
 use super::AblateArgs;
 use std::time::Duration;
 use xiangqi_match::elo::Sprt;
-use xiangqi_match::openings::{self, Opening};
+use xiangqi_match::openings::Opening;
 use xiangqi_match::{EngineConfig, Protocol, TimeControl};
 use xiangqi_search::VariantSpec;
 
@@ -78,9 +78,6 @@ pub(super) fn plan(args: &AblateArgs) -> Result<Plan, String> {
     if args.depth > 40 {
         return Err("--depth must be from 0 to 40".to_owned());
     }
-    if !(1..=32_768).contains(&args.hash) {
-        return Err("--hash must be from 1 to 32768".to_owned());
-    }
     let tc = match (args.nodes, args.movetime) {
         (Some(_), Some(_)) => return Err("give one of --nodes and --movetime, not both".to_owned()),
         (Some(0), _) => return Err("--nodes must be positive".to_owned()),
@@ -109,14 +106,11 @@ pub(super) fn plan(args: &AblateArgs) -> Result<Plan, String> {
     if args.games == 0 && args.depth == 0 {
         return Err("nothing to measure: --depth 0 and no --games".to_owned());
     }
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let sprt = args.sprt.as_deref().map(crate::matches::parse_sprt).transpose()?;
     if sprt.is_some() && args.games == 0 {
         return Err("--sprt needs --games (the most games a pairing may play)".to_owned());
     }
-    let openings = match &args.openings {
-        Some(path) => openings::read(path)?,
-        None => openings::builtin(),
-    };
+    let openings = crate::matches::read_openings(args.openings.as_deref())?;
     if args.random_plies > 20 {
         return Err("--random-plies must be from 0 to 20".to_owned());
     }

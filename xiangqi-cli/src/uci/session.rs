@@ -366,6 +366,46 @@ mod tests {
         text.lines().map(str::to_owned).collect()
     }
 
+    /// The `uci` and `ucci` answers, line for line: what GUIs and match runners read the options from.
+    #[test]
+    fn uci_and_ucci_list_every_option_as_before() {
+        let uci = session(&["uci".to_owned()]);
+        let id = format!("id name {ENGINE_NAME}");
+        assert_eq!(
+            uci,
+            [
+                id.as_str(),
+                "id author the xiangqi workspace authors",
+                "option name Hash type spin default 16 min 1 max 32768",
+                "option name Threads type spin default 1 min 1 max 256",
+                "option name MultiPV type spin default 1 min 1 max 128",
+                "option name Clear Hash type button",
+                "option name Move Overhead type spin default 10 min 0 max 5000",
+                "option name Ponder type check default false",
+                "option name Lenient type check default false",
+                "option name Variant type string default engine",
+                "option name Use NNUE type check default true",
+                "option name EvalFile type string default <embedded>",
+                "uciok",
+            ]
+        );
+        let ucci = session(&["ucci".to_owned()]);
+        assert_eq!(
+            ucci,
+            [
+                id.as_str(),
+                "id author the xiangqi workspace authors",
+                "option usemillisec type check default true",
+                "option ponder type check default false",
+                "option hashsize type spin min 1 max 32768 default 16",
+                "option threads type spin min 1 max 256 default 1",
+                "option variant type string default engine",
+                "option newgame type button",
+                "ucciok",
+            ]
+        );
+    }
+
     #[test]
     fn errors_never_echo_a_long_input_back() {
         let (number, word) = ("9".repeat(100_000), "h2e2".repeat(25_000));

@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
+use tokio_tungstenite::{connect_async_with_config, MaybeTlsStream, WebSocketStream};
 use xiangqi_web::Config;
 
 /// How long any awaited message may take: far beyond what it needs on a loaded machine.
@@ -36,7 +36,7 @@ pub struct Client {
 impl Client {
     /// Connects to the server at `addr` (without an `Origin`, as a program does).
     pub async fn connect(addr: SocketAddr) -> Client {
-        let (ws, _) = connect_async(format!("ws://{addr}/ws")).await.unwrap();
+        let (ws, _) = connect_async_with_config(format!("ws://{addr}/ws"), None, true).await.unwrap();
         Client { ws }
     }
 

@@ -1,6 +1,7 @@
-//! [`Handcrafted`]: the default evaluation, its terms ([`Term`]) and its breakdown ([`Trace`]).
+//! [`Handcrafted`]: the evaluation from scratch, its terms ([`Term`]) and its breakdown ([`Trace`]). The incremental
+//! path, an [`Accumulator`](super::Accumulator) and the evaluations that read it, is in `accumulator.rs`.
 
-use crate::accumulator::{Accumulator, Extra, PsqState};
+use super::state::{Extra, PsqState};
 use crate::bits::{self, rect};
 use crate::score::{Packed, TaperedScore};
 use crate::weights::Weights;
@@ -339,7 +340,8 @@ const fn relative_rank(color: Color, sq: Square) -> usize {
 /// Scores are for the side to move, within `-EVAL_MAX..=EVAL_MAX`, and symmetric: the colour-flipped and the
 /// mirrored position score the same.
 ///
-/// Use [`Handcrafted::evaluate`] (from scratch) or, in a search, an [`Accumulator`] with [`Handcrafted::evaluate_with`].
+/// Use [`Handcrafted::evaluate`] (from scratch) or, in a search, an [`Accumulator`](super::Accumulator) with
+/// [`Handcrafted::evaluate_with`].
 #[derive(Clone)]
 pub struct Handcrafted {
     weights: Weights,
@@ -419,53 +421,6 @@ impl Handcrafted {
         self
     }
 
-    /// Lazy evaluation, as ElephantEye does it: when material and piece-square sums (kept by `acc`) are more than the
-    /// lazy margin below `alpha` or above `beta`, the positional terms are assumed not to bring the score back into
-    /// the window, and that bound is returned without computing them. Otherwise the full [`Handcrafted::evaluate_with`].
-    ///
-    /// ```
-    /// use xiangqi_core::Position;
-    /// use xiangqi_eval::{Accumulator, Handcrafted};
-    /// let eval = Handcrafted::default();
-    /// let pos = Position::startpos();
-    /// let acc = Accumulator::new(&eval, &pos);
-    /// let full = eval.evaluate_with(&pos, &acc);
-    /// assert_eq!(eval.evaluate_lazy(&pos, &acc, -100, 100), full);
-    /// assert!(eval.evaluate_lazy(&pos, &acc, 5_000, 5_001) < 5_000); // far below alpha: a bound is enough
-    /// ```
-    #[inline]
-    pub fn evaluate_lazy(&self, pos: &Position, acc: &Accumulator, alpha: i32, beta: i32) -> i32 {
-        self.lazy_bound(pos, acc, alpha, beta).unwrap_or_else(|| self.evaluate_psq(pos, acc.state(), acc.extra()))
-    }
-
-    /// The lazy half of [`Handcrafted::evaluate_lazy`]: `Some(bound)` when material and piece-square sums alone put
-    /// the score more than the lazy margin outside `[alpha, beta]`, `None` when the full evaluation is needed (which
-    /// a caller may then take from an [`crate::EvalCache`]).
-    ///
-    /// ```
-    /// use xiangqi_core::Position;
-    /// use xiangqi_eval::{Accumulator, Handcrafted};
-    /// let eval = Handcrafted::default();
-    /// let pos = Position::startpos();
-    /// let acc = Accumulator::new(&eval, &pos);
-    /// assert_eq!(eval.lazy_bound(&pos, &acc, -100, 100), None);
-    /// assert!(eval.lazy_bound(&pos, &acc, 5_000, 5_001).is_some_and(|b| b < 5_000));
-    /// ```
-    #[inline(always)]
-    pub fn lazy_bound(&self, pos: &Position, acc: &Accumulator, alpha: i32, beta: i32) -> Option<i32> {
-        let st = acc.state();
-        let (r, b) = (Color::Red.index(), Color::Black.index());
-        let base = st.material[r] + st.pst[r] - st.material[b] - st.pst[b];
-        let v = self.finish(pos.turn(), base, st.phase);
-        if v + self.lazy_margin <= alpha {
-            Some(v + self.lazy_margin)
-        } else if v - self.lazy_margin >= beta {
-            Some(v - self.lazy_margin)
-        } else {
-            None
-        }
-    }
-
     /// The weights.
     pub fn weights(&self) -> &Weights {
         &self.weights
@@ -488,6 +443,12 @@ impl Handcrafted {
         self.fingerprint
     }
 
+    /// The lazy margin (see [`Handcrafted::evaluate_lazy`]).
+    #[inline(always)]
+    pub(super) fn lazy_margin(&self) -> i32 {
+        self.lazy_margin
+    }
+
     /// The incremental terms of `pos` (material, piece-square sums, phase count) computed from scratch.
     pub fn psq(&self, pos: &Position) -> PsqState {
         self.psq_and_surplus(pos).0
@@ -495,7 +456,7 @@ impl Handcrafted {
 
     /// [`Handcrafted::psq`] and the attack counts ([`Extra`]: the strength surplus, Red's
     /// [`Weights::attack_material`] sum minus Black's, and each side's attack units across the river), which an
-    /// [`Accumulator`] also keeps.
+    /// [`Accumulator`](super::Accumulator) also keeps.
     pub(crate) fn psq_and_surplus(&self, pos: &Position) -> (PsqState, Extra) {
         let w = &self.weights;
         let mut st = PsqState::default();
@@ -579,17 +540,9 @@ impl Handcrafted {
         self.evaluate_psq(pos, &st, &attack)
     }
 
-    /// The evaluation of `pos` for the side to move, taking material and piece-square sums from `acc`, which must be
-    /// in step with `pos` (see [`Accumulator`]). Equal to [`Handcrafted::evaluate`].
-    #[inline]
-    pub fn evaluate_with(&self, pos: &Position, acc: &Accumulator) -> i32 {
-        debug_assert!(acc.belongs_to(self), "accumulator built by another evaluator");
-        self.evaluate_psq(pos, acc.state(), acc.extra())
-    }
-
     /// The evaluation from the incremental terms and the attack counts.
     #[inline]
-    fn evaluate_psq(&self, pos: &Position, st: &PsqState, attack: &Extra) -> i32 {
+    pub(super) fn evaluate_psq(&self, pos: &Position, st: &PsqState, attack: &Extra) -> i32 {
         let mut net = Net(Packed::ZERO);
         self.collect(pos, st, attack, &mut net);
         self.finish(pos.turn(), net.0.unpack(), st.phase)
@@ -607,7 +560,7 @@ impl Handcrafted {
     }
 
     #[inline(always)]
-    fn finish(&self, turn: Color, net: TaperedScore, phase_raw: i32) -> i32 {
+    pub(super) fn finish(&self, turn: Color, net: TaperedScore, phase_raw: i32) -> i32 {
         let v = net.taper(self.phase(phase_raw), self.phase_max).clamp(-EVAL_MAX, EVAL_MAX);
         match turn {
             Color::Red => v,

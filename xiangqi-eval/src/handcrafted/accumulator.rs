@@ -1,42 +1,10 @@
-//! [`Accumulator`]: material, piece-square sums and phase kept incrementally along a line of play.
+//! [`Accumulator`]: material, piece-square sums and phase kept incrementally along a line of play, and the
+//! evaluations that read it ([`Handcrafted::evaluate_with`], [`Handcrafted::evaluate_lazy`],
+//! [`Handcrafted::lazy_bound`]).
 
-use crate::handcrafted::Handcrafted;
-use crate::score::TaperedScore;
-use xiangqi_core::{Move, Position};
-
-/// The incremental part of an evaluation: material and piece-square sums per side (index [`Color::index`]) and the
-/// raw phase count (the sum of [`Weights::phase_weight`] over the pieces on the board).
-///
-/// [`Handcrafted::psq`] computes it from scratch; an [`Accumulator`] keeps it up to date move by move. Both must agree.
-///
-/// [`Color::index`]: xiangqi_core::Color::index
-/// [`Weights::phase_weight`]: crate::Weights::phase_weight
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PsqState {
-    /// Base values of each side's pieces.
-    pub material: [TaperedScore; 2],
-    /// Piece-square bonuses of each side's pieces.
-    pub pst: [TaperedScore; 2],
-    /// Raw phase count of all pieces.
-    pub phase: i32,
-}
-
-/// What an [`Accumulator`] keeps beside a [`PsqState`] for the positional terms: the attack counts (see
-/// `Handcrafted::pressures`), the strength surplus (Red's [`Weights::attack_material`] sum minus Black's) and each
-/// side's attack units ([`Weights::attack_unit`]) of its pieces across the river, and each side's pieces file by file
-/// (`bits::FILE_MAJOR`).
-///
-/// [`Weights::attack_material`]: crate::Weights::attack_material
-/// [`Weights::attack_unit`]: crate::Weights::attack_unit
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Extra {
-    /// Red's strength minus Black's.
-    pub(crate) surplus: i32,
-    /// Attack units of each side's pieces across the river, `[color]`.
-    pub(crate) units: [i32; 2],
-    /// Each side's pieces, file-major, `[color]`.
-    pub(crate) files: [[u64; 2]; 2],
-}
+use super::evaluator::Handcrafted;
+use super::state::{Extra, PsqState};
+use xiangqi_core::{Color, Move, Position};
 
 /// Keeps a [`PsqState`] up to date around `make`/`unmake` with a fixed-size stack: nothing is allocated after
 /// [`Accumulator::new`].
@@ -151,6 +119,64 @@ impl Accumulator {
     pub fn unmake(&mut self) {
         if self.len > 1 {
             self.len -= 1;
+        }
+    }
+}
+
+/// The evaluations that take the incremental terms from an [`Accumulator`].
+impl Handcrafted {
+    /// The evaluation of `pos` for the side to move, taking material and piece-square sums from `acc`, which must be
+    /// in step with `pos` (see [`Accumulator`]). Equal to [`Handcrafted::evaluate`].
+    #[inline]
+    pub fn evaluate_with(&self, pos: &Position, acc: &Accumulator) -> i32 {
+        debug_assert!(acc.belongs_to(self), "accumulator built by another evaluator");
+        self.evaluate_psq(pos, acc.state(), acc.extra())
+    }
+
+    /// Lazy evaluation, as ElephantEye does it: when material and piece-square sums (kept by `acc`) are more than the
+    /// lazy margin below `alpha` or above `beta`, the positional terms are assumed not to bring the score back into
+    /// the window, and that bound is returned without computing them. Otherwise the full [`Handcrafted::evaluate_with`].
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_eval::{Accumulator, Handcrafted};
+    /// let eval = Handcrafted::default();
+    /// let pos = Position::startpos();
+    /// let acc = Accumulator::new(&eval, &pos);
+    /// let full = eval.evaluate_with(&pos, &acc);
+    /// assert_eq!(eval.evaluate_lazy(&pos, &acc, -100, 100), full);
+    /// assert!(eval.evaluate_lazy(&pos, &acc, 5_000, 5_001) < 5_000); // far below alpha: a bound is enough
+    /// ```
+    #[inline]
+    pub fn evaluate_lazy(&self, pos: &Position, acc: &Accumulator, alpha: i32, beta: i32) -> i32 {
+        self.lazy_bound(pos, acc, alpha, beta).unwrap_or_else(|| self.evaluate_psq(pos, acc.state(), acc.extra()))
+    }
+
+    /// The lazy half of [`Handcrafted::evaluate_lazy`]: `Some(bound)` when material and piece-square sums alone put
+    /// the score more than the lazy margin outside `[alpha, beta]`, `None` when the full evaluation is needed (which
+    /// a caller may then take from an [`crate::EvalCache`]).
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_eval::{Accumulator, Handcrafted};
+    /// let eval = Handcrafted::default();
+    /// let pos = Position::startpos();
+    /// let acc = Accumulator::new(&eval, &pos);
+    /// assert_eq!(eval.lazy_bound(&pos, &acc, -100, 100), None);
+    /// assert!(eval.lazy_bound(&pos, &acc, 5_000, 5_001).is_some_and(|b| b < 5_000));
+    /// ```
+    #[inline(always)]
+    pub fn lazy_bound(&self, pos: &Position, acc: &Accumulator, alpha: i32, beta: i32) -> Option<i32> {
+        let st = acc.state();
+        let (r, b) = (Color::Red.index(), Color::Black.index());
+        let base = st.material[r] + st.pst[r] - st.material[b] - st.pst[b];
+        let v = self.finish(pos.turn(), base, st.phase);
+        if v + self.lazy_margin() <= alpha {
+            Some(v + self.lazy_margin())
+        } else if v - self.lazy_margin() >= beta {
+            Some(v - self.lazy_margin())
+        } else {
+            None
         }
     }
 }
