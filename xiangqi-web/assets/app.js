@@ -394,7 +394,6 @@ function newGame(fen = START_FEN) {
   $("marks").textContent = "";
   $("chart").textContent = "";
   reviewed = null;
-  if (analysing) analysing = true;
   refresh();
 }
 
