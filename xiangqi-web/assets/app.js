@@ -1044,6 +1044,8 @@ conn.listeners.push((m) => {
 
 restore();
 renderEval();
+// the start position is drawn at once; a position after moves waits for the server's `state`
+board.set({ fen: game.cur === game.root ? game.fen : "", flipped: settings.flipped, letters: settings.letters });
 setLanguage(language());
 $("lang").value = language();
 buildPalette();
