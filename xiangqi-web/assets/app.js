@@ -393,6 +393,7 @@ function newGame(fen = START_FEN) {
   Object.assign(clock, { red: ms, black: ms, running: false, flagged: null });
   $("marks").textContent = "";
   $("chart").textContent = "";
+  $("gameinfo").textContent = "";
   reviewed = null;
   refresh();
 }
@@ -676,6 +677,10 @@ function openGame(g) {
   for (const m of g.moves) n = addMove(m, n);
   game.cur = n;
   game.tags = g.tags;
+  const tg = g.tags || {};
+  const names = [tg.Red || tg.RedTeam, tg.Black || tg.BlackTeam].filter(Boolean).join(" – ");
+  $("gameinfo").textContent = [names, tg.Event, tg.Date, g.result || tg.Result, `${g.moves.length} ${t("plies")}`]
+    .filter((x) => x && x !== "?" && x !== "*").join(" · ");
   refresh();
 }
 
