@@ -29,7 +29,7 @@ const SPEC_TREE: &str = "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9
 
 /// The game's start: Black (the player) has a king and two soldiers, Red (the engine) two chariots that mate in a
 /// few moves whatever Black plays.
-const GAME_FEN: &str = "4k4/9/9/p1p6/9/9/9/9/R7R/3K5 b - - 0 1";
+const GAME_FEN: &str = "4k4/4a4/3a5/p1p6/9/9/9/9/R7R/3K5 b - - 0 1";
 
 /// A child process killed when the test ends, passed or failed.
 struct Killed(Child);
@@ -159,9 +159,11 @@ async fn type_into(c: &Client, css: &str, text: &str) {
 
 /// The page with nothing remembered (a new game from the start position, the default settings), connected.
 async fn fresh_page(c: &Client, url: &str) {
-    c.goto(url).await.expect("open the page");
+    // The storage is cleared from a page of the same origin that runs no script (the style sheet), so that no page
+    // saves its game again in between.
+    c.goto(&format!("{url}style.css")).await.expect("open the style sheet");
     js(c, "localStorage.clear(); return true").await;
-    c.refresh().await.expect("reload the page");
+    c.goto(url).await.expect("open the page");
     wait_for(c, "the page's socket", "return document.querySelector('#conn[data-up=\"1\"]') !== null", WAIT).await;
     wait_for(c, "the start position drawn", "return document.querySelectorAll('[data-piece]').length === 32", WAIT)
         .await;
@@ -231,8 +233,9 @@ async fn play_a_game(c: &Client, url: &str) {
     select(c, "#side", "black").await;
     type_into(c, "#fen", GAME_FEN).await;
     click(c, "#btn-start").await;
-    wait_for(c, "the game's start position", "return document.querySelectorAll('[data-piece]').length === 6", WAIT)
-        .await;
+    let pieces = GAME_FEN.split(' ').next().unwrap().chars().filter(char::is_ascii_alphabetic).count();
+    let script = format!("return document.querySelectorAll('[data-piece]').length === {pieces}");
+    wait_for(c, "the game's start position", &script, WAIT).await;
     let start = Instant::now();
     let mut clicks = 0;
     loop {
@@ -426,6 +429,7 @@ async fn editor_refuses_three_kings(c: &Client, url: &str) {
     .await;
     let msg = msg.as_str().unwrap();
     assert!(msg.contains(&reason), "the page shows the rules' reason {reason:?}: {msg:?}");
+    eprintln!("browser: the editor refused three kings: {msg}");
     // Refused: the editor stays open and the game keeps its position.
     assert_eq!(js(c, "return window.xq.settings.tab").await, "editor");
     assert_eq!(js(c, "return window.xq.game.fen").await, xiangqi_core::START_FEN);
@@ -470,6 +474,14 @@ async fn watch_the_search(c: &Client, url: &str) {
         let text = head["text"].as_str().unwrap();
         assert!(text.contains(&format!("{pruned}")), "{variant}: {pruned} pruned, {head}");
     }
+    // `xiangqi tree` says the same of the same tree.
+    for (head, variant) in heads.as_array().unwrap().iter().zip(["alphabeta", "pvs"]) {
+        let out = scratch().join(format!("tree-{variant}.dot"));
+        let said = xiangqi(&["tree", "--synthetic", SPEC_TREE, "--variant", variant, "--out", out.to_str().unwrap()]);
+        let (searched, pruned) = (head["searched"].as_u64().unwrap(), library_counts(variant).1);
+        let expected = format!("the search entered {searched} nodes and pruned {pruned} moves");
+        assert!(said.contains(&expected), "{variant}: xiangqi tree says {said:?}, the page {head}");
+    }
     let (a, b) = (library_counts("alphabeta"), library_counts("pvs"));
     assert!(a.0 > 0 && b.0 > 0 && a.1 > 0, "the spec's tree prunes under alpha-beta: {a:?} {b:?}");
     // Step through: forwards, backwards, to the end.
@@ -494,6 +506,26 @@ async fn watch_the_search(c: &Client, url: &str) {
     let last = format!("{total} / {total}");
     wait_for(c, "the last step", &format!("return document.getElementById('w-pos').textContent === '{last}'"), WAIT)
         .await;
+
+    // On the board's position (the start) at depth 2: the node counts of `xiangqi compare` for the same variants.
+    click(c, "input[name=wsrc][value=position]").await;
+    let depth = c.find(Locator::Css("#w-depth")).await.expect("the depth");
+    depth.select_by_label("2").await.expect("depth 2");
+    js(c, "document.querySelectorAll('[data-testid=watch-count]').forEach(e => e.remove()); return true").await;
+    click(c, "#w-run").await;
+    let nodes = wait_for(
+        c,
+        "both variants' trees of the position",
+        "const h = [...document.querySelectorAll('[data-testid=watch-count]')];
+         return h.length === 2 ? h.map(e => Number(e.dataset.nodes)) : null;",
+        WAIT,
+    )
+    .await;
+    let compare: Value =
+        serde_json::from_str(&xiangqi(&["compare", "--depth", "2", "--variants", "alphabeta,pvs", "--json"])).unwrap();
+    let counted: Vec<&Value> = compare["variants"].as_array().unwrap().iter().map(|v| &v["nodes"]).collect();
+    assert_eq!(nodes.as_array().unwrap().iter().collect::<Vec<_>>(), counted, "the page's and xiangqi compare's nodes");
+    eprintln!("browser: watch-the-search node counts, spec's tree {a:?} {b:?}, start position depth 2 {nodes}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
