@@ -5,8 +5,9 @@
 //! A move's loss is what the mover's score drops from the engine's best in the position before the move to the
 //! engine's evaluation after it (0 when the move played is the engine's choice). Scores are in the evaluator's
 //! units (a soldier is worth 45 to 125, a horse 420, a chariot about 900) and capped at ±1000, a mate counting as
-//! 1000. The marks, after PGN's custom: `?!` inaccuracy from [`INACCURACY`] (50), `?` mistake from [`MISTAKE`]
-//! (100), `??` blunder from [`BLUNDER`] (300).
+//! 1000. The marks, after PGN's custom: `?!` inaccuracy from [`review::INACCURACY`] (50), `?` mistake from
+//! [`review::MISTAKE`] (100), `??` blunder from [`review::BLUNDER`] (300). The evaluation and the marks are
+//! [`xiangqi_web::review`]'s, which `xiangqi serve`'s review uses too.
 
 use crate::records::{load, write_text};
 use crate::{args, CmdResult};
@@ -17,16 +18,10 @@ use xiangqi_core::record::{write_pgn, GameRecord, Notation, TextEncoding};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::HASH;
-use xiangqi_search::{Limits, Score, SearchEngine, MATE_BOUND};
+use xiangqi_search::{Limits, Score, MATE_BOUND};
+use xiangqi_web::review;
 
-/// A move losing at least this much (evaluator units) is an inaccuracy, `?!`.
-pub const INACCURACY: i32 = 50;
-/// A move losing at least this much is a mistake, `?`.
-pub const MISTAKE: i32 = 100;
-/// A move losing at least this much is a blunder, `??`.
-pub const BLUNDER: i32 = 300;
-/// Scores are capped at this for losses and the chart; a mate counts as this much.
-pub const CAP: i32 = 1000;
+use xiangqi_web::review::{mark, PositionEval, CAP};
 
 /// Arguments of `xiangqi analyze`.
 #[derive(clap::Args)]
@@ -65,92 +60,21 @@ pub struct AnalyzeArgs {
     pub hash: u64,
 }
 
-/// The engine's view of one position of the game.
-#[derive(Clone, Debug)]
-pub struct PositionEval {
-    /// The score for the side to move, as the search returned it.
-    pub score: Score,
-    /// The score from Red's view, capped at ±[`CAP`].
-    pub red: i32,
-    /// The engine's best move (none when the side to move has no move).
-    pub best: Option<Move>,
-    /// The engine's line from the position.
-    pub pv: Vec<Move>,
-    /// The depth reached.
-    pub depth: u32,
-}
-
-/// A score for the side to move, capped at ±[`CAP`].
-fn capped(score: Score) -> i32 {
-    if score.abs() >= MATE_BOUND {
-        CAP * score.signum()
-    } else {
-        score.clamp(-CAP, CAP)
-    }
-}
-
-/// The mark for a loss, if it reaches a threshold.
-pub fn mark(loss: i32) -> Option<&'static str> {
-    match loss {
-        l if l >= BLUNDER => Some("??"),
-        l if l >= MISTAKE => Some("?"),
-        l if l >= INACCURACY => Some("?!"),
-        _ => None,
-    }
-}
-
-/// The loss of each move of the main line: the mover's best score before it minus its score after it (capped),
-/// 0 for the engine's own choice.
+/// The loss of each move of the main line ([`xiangqi_web::review::losses`]).
 pub fn losses(record: &GameRecord, evals: &[PositionEval]) -> Vec<i32> {
-    record
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, rm)| {
-            if evals[i].best == Some(rm.mv) {
-                return 0;
-            }
-            let best = capped(evals[i].score);
-            let after = -capped(evals[i + 1].score);
-            (best - after).max(0)
-        })
-        .collect()
+    review::losses(&record.main_line(), evals)
 }
 
-/// Searches every position of the main line (the start, and after each move), calling `progress(done, total)`
-/// after each.
+/// Searches every position of the main line (the start, and after each move) with the engine's evaluator, calling
+/// `progress(done, total)` after each ([`xiangqi_web::review::evaluate`], which `xiangqi serve`'s review runs too).
 pub fn evaluate(
     record: &GameRecord,
     limits: &Limits,
     hash_mb: usize,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<PositionEval>, Box<dyn std::error::Error>> {
-    let mut engine = SearchEngine::new(EvalChoice::engine_default())?;
-    engine.set_hash(hash_mb)?;
-    // The engine deepens iteratively, to a depth too.
-    let limits = &Limits { iterative: true, ..limits.clone() };
-    let mut pos = record.start.clone();
-    let total = record.moves.len() + 1;
-    let mut evals = Vec::with_capacity(total);
-    for i in 0..total {
-        let e = if pos.has_legal_move() {
-            // The table is kept from one position to the next; the ordering's memory is not (each position is
-            // searched as a first search orders it).
-            engine.forget_ordering();
-            let r = engine.search(&pos, limits);
-            PositionEval { score: r.score, red: 0, best: r.best_move, pv: r.pv, depth: r.depth }
-        } else {
-            // Mated or stalemated: in xiangqi both lose.
-            PositionEval { score: -xiangqi_search::MATE, red: 0, best: None, pv: Vec::new(), depth: 0 }
-        };
-        let red = if pos.turn() == Color::Red { capped(e.score) } else { -capped(e.score) };
-        evals.push(PositionEval { red, ..e });
-        progress(i + 1, total);
-        if let Some(rm) = record.moves.get(i) {
-            pos.make_move(rm.mv);
-        }
-    }
-    Ok(evals)
+    let eval = EvalChoice::engine_default();
+    Ok(review::evaluate(&record.start, &record.main_line(), limits, hash_mb, eval, None, progress)?)
 }
 
 /// A score from Red's view as text: `+35`, or `#3` / `#-3` for a mate in 3 moves for Red / for Black.
@@ -366,9 +290,9 @@ mod tests {
             [0, 49, 50, 99, 100, 299, 300, 2000].map(mark),
             [None, None, Some("?!"), Some("?!"), Some("?"), Some("?"), Some("??"), Some("??")]
         );
-        assert_eq!(capped(xiangqi_search::MATE - 3), CAP);
-        assert_eq!(capped(-xiangqi_search::MATE + 4), -CAP);
-        assert_eq!(capped(-1500), -CAP);
+        assert_eq!(review::capped(xiangqi_search::MATE - 3), CAP);
+        assert_eq!(review::capped(-xiangqi_search::MATE + 4), -CAP);
+        assert_eq!(review::capped(-1500), -CAP);
         assert_eq!(red_text(xiangqi_search::MATE - 3, Color::Black), "#-2");
         assert_eq!(red_text(-40, Color::Black), "+40");
     }
@@ -386,7 +310,7 @@ mod tests {
         let evals = evaluate(&record, &Limits::depth(4), 1, &mut |_, _| {}).unwrap();
         assert_eq!(evals[0].best, Some("b5b7".parse().unwrap()));
         let l = losses(&record, &evals);
-        assert!(l[0] >= BLUNDER, "{l:?}");
+        assert!(l[0] >= review::BLUNDER, "{l:?}");
         let annotated = annotate(&record, &evals, Notation::Iccs, "test");
         assert_eq!(annotated.moves[0].mark.as_deref(), Some("??"));
         assert!(annotated.moves[0].comments[0].contains("best B5-B7"), "{:?}", annotated.moves[0].comments);

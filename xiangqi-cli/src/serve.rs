@@ -30,7 +30,13 @@ pub fn run(args: &ServeArgs) -> CmdResult {
             .await
             .map_err(|e| UsageError(format!("cannot listen on {}:{}: {e}", args.host, args.port)))?;
         let port = listener.local_addr()?.port();
-        let shown = if args.host.contains(':') { format!("[{}]", args.host) } else { args.host.clone() };
+        // A server on every interface is reached here through the loopback address.
+        let shown = match args.host.parse::<IpAddr>() {
+            Ok(ip) if ip.is_unspecified() && ip.is_ipv4() => "127.0.0.1".to_owned(),
+            Ok(ip) if ip.is_unspecified() => "[::1]".to_owned(),
+            Ok(IpAddr::V6(ip)) => format!("[{ip}]"),
+            _ => args.host.clone(),
+        };
         let url = format!("http://{shown}:{port}/");
         if !loopback {
             eprintln!(
@@ -40,6 +46,7 @@ pub fn run(args: &ServeArgs) -> CmdResult {
         }
         println!("xiangqi serve: {url} (Ctrl-C to stop)");
         if args.open {
+            println!("opening {url} in the browser");
             open(&url);
         }
         let config = Config { max_searches: args.max_searches as usize, host: args.host.clone(), ..Config::default() };
@@ -48,21 +55,28 @@ pub fn run(args: &ServeArgs) -> CmdResult {
     })
 }
 
-/// Opens `url` with the system's opener, or says why it could not.
+/// Opens `url` with the system's opener (on its own thread: an opener may wait for the browser), or says why it
+/// could not.
 fn open(url: &str) {
     let openers: &[&str] = if cfg!(target_os = "macos") { &["open"] } else { &["xdg-open", "open"] };
-    for opener in openers {
-        if std::process::Command::new(opener)
-            .arg(url)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .is_ok()
-        {
-            println!("opened {url} with {opener}");
-            return;
+    let url = url.to_owned();
+    std::thread::spawn(move || {
+        for opener in openers {
+            let status = std::process::Command::new(opener)
+                .arg(&url)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+            match status {
+                Ok(s) if s.success() => return,
+                Ok(s) => {
+                    eprintln!("note: {opener} could not open a browser ({s}): open {url} yourself");
+                    return;
+                }
+                Err(_) => {}
+            }
         }
-    }
-    eprintln!("note: could not open a browser ({} not found): open {url} yourself", openers.join(" or "));
+        eprintln!("note: no browser opener found ({}): open {url} yourself", openers.join(" or "));
+    });
 }

@@ -393,8 +393,8 @@ function newGame(fen = START_FEN) {
   Object.assign(clock, { red: ms, black: ms, running: false, flagged: null });
   $("marks").textContent = "";
   $("chart").textContent = "";
+  $("gameinfo").textContent = "";
   reviewed = null;
-  if (analysing) analysing = true;
   refresh();
 }
 
@@ -677,6 +677,10 @@ function openGame(g) {
   for (const m of g.moves) n = addMove(m, n);
   game.cur = n;
   game.tags = g.tags;
+  const tg = g.tags || {};
+  const names = [tg.Red || tg.RedTeam, tg.Black || tg.BlackTeam].filter(Boolean).join(" – ");
+  $("gameinfo").textContent = [names, tg.Event, tg.Date, g.result || tg.Result, `${g.moves.length} ${t("plies")}`]
+    .filter((x) => x && x !== "?" && x !== "*").join(" · ");
   refresh();
 }
 
@@ -1045,6 +1049,8 @@ conn.listeners.push((m) => {
 
 restore();
 renderEval();
+// the start position is drawn at once; a position after moves waits for the server's `state`
+board.set({ fen: game.cur === game.root ? game.fen : "", flipped: settings.flipped, letters: settings.letters });
 setLanguage(language());
 $("lang").value = language();
 buildPalette();

@@ -26,7 +26,7 @@ const WORDS = {
     kind: "kind", exit: "exit", letters: "WXF letters on pieces", language: "Language", games_in_file: "Games in the file",
     engine: "Engine", error: "Error", checkmate: "checkmate", stalemate: "stalemate",
     l_cutoff: "beta cutoff", l_null: "null move", l_zero: "zero window", l_research: "re-search",
-    l_qs: "quiescence", shown: "shown", unplayed: "moves after the end (not judged)", promote: "Make main line", delete_from: "Delete from here", add_line: "Add this line to the moves", view: "Values", view_root: "root player's view", view_mover: "side to move's view", l_tt: "table hit", l_pruned: "pruned (never searched)",
+    l_qs: "quiescence", shown: "shown", unplayed: "moves after the end (not judged)", promote: "Make main line", plies: "plies", delete_from: "Delete from here", add_line: "Add this line to the moves", view: "Values", view_root: "root player's view", view_mover: "side to move's view", l_tt: "table hit", l_pruned: "pruned (never searched)",
   },
   zh: {
     title: "象棋引擎",
@@ -52,7 +52,7 @@ const WORDS = {
     kind: "类型", exit: "结果", letters: "棋子用 WXF 字母", language: "语言", games_in_file: "文件中的对局",
     engine: "引擎", error: "错误", checkmate: "将死", stalemate: "困毙",
     l_cutoff: "β 截断", l_null: "空着", l_zero: "零窗口", l_research: "重新搜索",
-    l_qs: "静态搜索", shown: "显示", unplayed: "步在终局之后（不判定）", promote: "设为主线", delete_from: "从此处删除", add_line: "把此变例加入着法", view: "数值", view_root: "根节点一方视角", view_mover: "走子方视角", l_tt: "置换表命中", l_pruned: "剪枝（未搜索）",
+    l_qs: "静态搜索", shown: "显示", unplayed: "步在终局之后（不判定）", promote: "设为主线", plies: "步", delete_from: "从此处删除", add_line: "把此变例加入着法", view: "数值", view_root: "根节点一方视角", view_mover: "走子方视角", l_tt: "置换表命中", l_pruned: "剪枝（未搜索）",
   },
 };
 

@@ -57,6 +57,16 @@ struct Running {
 
 type Searches = Arc<Mutex<HashMap<u64, Running>>>;
 
+/// The engine of a search.
+type Engine = SearchEngine<xiangqi_eval::EvalChoice>;
+
+/// Engines of the session's finished searches, kept for its next ones: their tables are faulted in already and
+/// hold what earlier searches of the game found (as a UCI engine keeps them from one `go` to the next).
+type Idle = Arc<Mutex<Vec<Engine>>>;
+
+/// The most idle engines a session keeps.
+const MAX_IDLE: usize = 2;
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -67,6 +77,7 @@ pub struct Session {
     app: Arc<App>,
     out: UnboundedSender<String>,
     searches: Searches,
+    idle: Idle,
     next: u64,
 }
 
@@ -214,7 +225,7 @@ fn in_range<T: PartialOrd + std::fmt::Display>(name: &str, value: T, min: T, max
 impl Session {
     /// A session of `app` writing its messages into `out`.
     pub fn new(app: Arc<App>, out: UnboundedSender<String>) -> Session {
-        Session { app, out, searches: Arc::default(), next: 0 }
+        Session { app, out, searches: Arc::default(), idle: Arc::default(), next: 0 }
     }
 
     /// A session outside a server (for tests and examples): its messages come out of the receiver.
@@ -343,15 +354,15 @@ impl Session {
         }
         let mode = GoMode { infinite: args.infinite || !limited, ponder: false };
         let permit = self.slot()?;
-        let mut engine = SearchEngine::new(self.app.config.eval.clone()).map_err(|e| e.to_string())?;
-        if self.app.config.hash_mb != xiangqi_search::DEFAULT_HASH_MB {
-            engine.set_hash(self.app.config.hash_mb).map_err(|e| e.to_string())?;
-        }
+        let mut engine = match lock(&self.idle).pop() {
+            Some(engine) => engine,
+            None => self.new_engine()?,
+        };
         engine.set_multipv(if play { 1 } else { multipv as usize });
         let (tx, mut rx) = unbounded_channel();
         let handle = engine.go_with(&pos, limits, mode, Forward(tx));
         let key = self.register(id.clone(), StopHandle::Search(handle.stopper()));
-        let (out, searches) = (self.out.clone(), self.searches.clone());
+        let (out, searches, idle) = (self.out.clone(), self.searches.clone(), self.idle.clone());
         tokio::spawn(async move {
             let mut done = false;
             while let Some(event) = rx.recv().await {
@@ -362,7 +373,9 @@ impl Session {
                     Event::Done(r) => {
                         let best = r.best_move.map(|m| notated(&pos, m));
                         let score = r.best_move.map(|_| score_json(r.score));
-                        let m = json!({"type": "bestmove", "move": best, "score": score});
+                        let (nodes, ms) = (r.stats.nodes(), r.stats.elapsed.as_millis() as u64);
+                        let m = json!({"type": "bestmove", "move": best, "score": score, "depth": r.depth,
+                                       "nodes": nodes, "time_ms": ms, "nps": r.stats.nps()});
                         let _ = out.send(with_id(m, id.clone()).to_string());
                         done = true;
                         break;
@@ -378,10 +391,25 @@ impl Session {
             let _ = tokio::task::spawn_blocking(move || {
                 drop(handle);
                 drop(permit);
+                let mut idle = lock(&idle);
+                if idle.len() < MAX_IDLE {
+                    idle.push(engine);
+                }
             })
             .await;
         });
         Ok(())
+    }
+
+    /// A fresh engine: the server's evaluator and table size, the table faulted in on a background thread.
+    fn new_engine(&self) -> Result<Engine, String> {
+        let mut engine = SearchEngine::new(self.app.config.eval.clone()).map_err(|e| e.to_string())?;
+        if self.app.config.hash_mb == xiangqi_search::DEFAULT_HASH_MB {
+            engine.table().prefault_in_background();
+        } else {
+            engine.set_hash(self.app.config.hash_mb).map_err(|e| e.to_string())?;
+        }
+        Ok(engine)
     }
 
     fn stop(&mut self, id: Option<Value>) -> Result<(), String> {

@@ -113,11 +113,10 @@ impl ReviewStop {
 /// a table of `hash_mb` megabytes kept from one position to the next, calling `progress(done, total)` after each.
 /// With `stop`, a [`ReviewStop::stop`] ends it early: the evaluations so far are returned (fewer than the positions).
 ///
+/// The moves must be legal (a game record's main line, a line the rules replayed).
+///
 /// # Errors
 /// When the engine cannot be set up (the table's memory, the search thread).
-///
-/// # Panics
-/// When a move of `moves` is not legal in its position.
 pub fn evaluate(
     start: &Position,
     moves: &[Move],
@@ -160,7 +159,6 @@ pub fn evaluate(
         evals.push(PositionEval { red, ..e });
         progress(i + 1, total);
         if let Some(&mv) = moves.get(i) {
-            assert!(pos.is_legal(mv), "review: the move {mv} of the line is not legal");
             pos.make_move(mv);
         }
     }
