@@ -27,8 +27,8 @@ const GAME_WAIT: Duration = Duration::from_secs(60);
 /// The spec's synthetic tree (the page's default in "Watch the search").
 const SPEC_TREE: &str = "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9 8) (6))))";
 
-/// The game's start: Black (the player) has a king and two soldiers, Red (the engine) two chariots that mate in a
-/// few moves whatever Black plays.
+/// The game's start: Black (the player) has a king, two advisors and two soldiers, Red (the engine) two chariots
+/// that mate in a few moves whatever Black plays.
 const GAME_FEN: &str = "4k4/4a4/3a5/p1p6/9/9/9/9/R7R/3K5 b - - 0 1";
 
 /// A child process killed when the test ends, passed or failed.
@@ -73,26 +73,33 @@ fn start_server() -> (Killed, String) {
     (guard, url)
 }
 
-/// chromedriver on a free port, once it accepts connections.
+/// chromedriver on a free port, once it accepts connections. (The port is free when chosen; should another
+/// program take it before chromedriver binds it, chromedriver exits and another port is tried.)
 fn start_chromedriver(driver: &Path) -> (Killed, u16) {
-    let port = free_port();
-    let child = Command::new(driver)
-        .arg(format!("--port={port}"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromedriver");
-    let mut guard = Killed(child);
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(Some(status)) = guard.0.try_wait() {
-            panic!("chromedriver exited ({status}) before listening on port {port}");
+    for _ in 0..5 {
+        let port = free_port();
+        let child = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let mut guard = Killed(child);
+        let start = Instant::now();
+        loop {
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return (guard, port);
+            }
+            if let Ok(Some(status)) = guard.0.try_wait() {
+                eprintln!("chromedriver exited ({status}) before listening on port {port}; trying another port");
+                break;
+            }
+            assert!(start.elapsed() < WAIT, "chromedriver did not listen on port {port} within {WAIT:?}");
+            std::thread::sleep(Duration::from_millis(50));
         }
-        assert!(start.elapsed() < WAIT, "chromedriver did not listen on port {port} within {WAIT:?}");
-        std::thread::sleep(Duration::from_millis(50));
     }
-    (guard, port)
+    panic!("chromedriver exited five times before listening");
 }
 
 async fn connect(port: u16, chromium: &Path) -> Client {
