@@ -1,6 +1,6 @@
 //! What the server costs: a search through a running `xiangqi serve` (a `go` with a movetime over its WebSocket)
-//! against `xiangqi search --movetime` on the same position and time, alternated in one run, and the time to fetch
-//! the page and its files.
+//! against `xiangqi search --movetime` on the same position and time, alternated in one run (each `go` on a new
+//! session, so a fresh engine and table, as `xiangqi search` has), and the time to fetch the page and its files.
 //!
 //! ```text
 //! xiangqi serve --port 8080 &
@@ -69,12 +69,13 @@ async fn main() {
         ready[19].0.as_secs_f64() * 1e3
     );
 
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap();
     let mut first_info = Vec::new();
     println!("{:<8} {:>12} {:>12} {:>8}", "run", "server nps", "search nps", "ratio");
     let (mut sum_server, mut sum_cli) = (0f64, 0f64);
     for run in 0..runs {
         let fen = FENS[run % FENS.len()];
+        // A new session each run: a fresh engine and table, as `xiangqi search` has.
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap();
         let asked = Instant::now();
         let go = json!({"type": "go", "id": run, "fen": fen, "movetime": movetime, "purpose": "analyse"});
         ws.send(Message::text(go.to_string())).await.unwrap();

@@ -364,6 +364,9 @@ impl Session {
         let key = self.register(id.clone(), StopHandle::Search(handle.stopper()));
         let (out, searches, idle) = (self.out.clone(), self.searches.clone(), self.idle.clone());
         tokio::spawn(async move {
+            // The slot is given back with the result: the search's threads are done then (the handle's own thread
+            // ends right after), so that a `go` sent on seeing `bestmove` finds it free.
+            let mut permit = Some(permit);
             let mut done = false;
             while let Some(event) = rx.recv().await {
                 match event {
@@ -371,6 +374,8 @@ impl Session {
                         let _ = out.send(with_id(info_json(&pos, &info), id.clone()).to_string());
                     }
                     Event::Done(r) => {
+                        lock(&searches).remove(&key);
+                        drop(permit.take());
                         let best = r.best_move.map(|m| notated(&pos, m));
                         let score = r.best_move.map(|_| score_json(r.score));
                         let (nodes, ms) = (r.stats.nodes(), r.stats.elapsed.as_millis() as u64);
@@ -387,7 +392,7 @@ impl Session {
                 let _ = out.send(with_id(m, id).to_string());
             }
             lock(&searches).remove(&key);
-            // The handle joins the search's threads: off the async threads, and the slot is free once they end.
+            // The handle joins the search's threads, off the async threads; a failed search's slot is given back then.
             let _ = tokio::task::spawn_blocking(move || {
                 drop(handle);
                 drop(permit);
@@ -456,13 +461,13 @@ impl Session {
             let mut progress =
                 |done: usize, total: usize| send(json!({"type": "review_progress", "done": done, "total": total}));
             let r = review::evaluate(&start, &moves, &limits, config.hash_mb, config.eval, Some(&stop), &mut progress);
+            lock(&searches).remove(&key);
+            drop(permit);
             match r {
                 Ok(evals) if evals.len() == moves.len() + 1 => send(review_json(&start, &moves, &evals)),
                 Ok(_) => send(json!({"type": "error", "message": "the review was stopped"})),
                 Err(e) => send(json!({"type": "error", "message": e.to_string()})),
             }
-            lock(&searches).remove(&key);
-            drop(permit);
         });
         Ok(())
     }
@@ -521,8 +526,8 @@ impl Session {
                     extend(m, json!({"fen": pos.fen(), "depth": depth, "value": result.score, "best": best}))
                 }
             };
-            let _ = out.send(with_id(answer, id).to_string());
             drop(permit);
+            let _ = out.send(with_id(answer, id).to_string());
         });
         Ok(())
     }

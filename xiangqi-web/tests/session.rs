@@ -159,6 +159,13 @@ async fn searches_past_the_limit_are_refused_and_a_closed_socket_frees_its_slot(
     }
     let best = second.recv_type("bestmove").await;
     assert_eq!(best["id"], 3);
+    // The slot is free as soon as the result is out: a search asked on seeing it starts.
+    for id in 4..8 {
+        second.send_json(json!({"type": "go", "id": id, "depth": 2, "purpose": "play"})).await;
+        let m = second.recv().await;
+        assert_eq!((m["type"].as_str(), m["id"].as_i64()), (Some("info"), Some(id)), "{m}");
+        assert_eq!(second.recv_type("bestmove").await["id"], id);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,6 +295,8 @@ async fn watch_gives_the_search_librarys_node_counts() {
         (Some(ab.stats.main_nodes), Some(3), Some(6))
     );
     assert_eq!(w["nodes"][0]["parent"], Value::Null);
+    // What `xiangqi tree --synthetic SPEC_TREE --variant alphabeta` prints: "the search entered 25 nodes and pruned 3".
+    assert_eq!(w["searched"].as_u64(), Some(25));
     // A real position at depth 2.
     let pos = Position::startpos();
     let w = c.ask(json!({"type": "watch", "depth": 2, "variant": "pvs+qs", "moves": []})).await;
@@ -300,6 +309,8 @@ async fn watch_gives_the_search_librarys_node_counts() {
         |_| {},
     );
     assert_eq!(w["searched"].as_u64(), Some(rec.searched_count() as u64), "{}", w["searched"]);
+    // The recorder's count is the search's (`xiangqi compare`'s nodes, main search and quiescence).
+    assert_eq!(w["searched"], w["search_nodes"]);
     let e = c.ask(json!({"type": "watch", "id": 6, "depth": 9})).await;
     assert!(e["type"] == "error" && e["message"].as_str().unwrap().contains("depth"), "{e}");
     let e = c.ask(json!({"type": "watch", "synthetic": "((1 2)", "variant": "alphabeta"})).await;
