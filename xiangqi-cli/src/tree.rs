@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use xiangqi_core::{Color, Move, START_FEN};
 use xiangqi_search::record::{DotOptions, Recorder, View, DEFAULT_CAPACITY};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
-use xiangqi_search::{GameTree, Limits, MoveBuf, RunSetup, SearchResult, VariantConfig};
+use xiangqi_search::{Limits, RunSetup, SearchResult, VariantConfig};
 
 /// Whose point of view windows and values are drawn from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -70,19 +70,6 @@ fn format_of(path: &Path) -> Result<Format, UsageError> {
             "the file name must end in .dot, .gv (Graphviz DOT) or .svg",
         )),
     }
-}
-
-/// The height of a synthetic tree: the longest path from the root to a leaf.
-fn height(tree: &mut Tree) -> u32 {
-    let mut moves = MoveBuf::new();
-    tree.generate(false, &mut moves);
-    let mut h = 0;
-    for m in moves {
-        tree.make(m);
-        h = h.max(1 + height(tree));
-        tree.unmake();
-    }
-    h
 }
 
 /// A synthetic tree's move: the index of the child.
@@ -151,7 +138,7 @@ pub fn run(args: &TreeArgs) -> CmdResult {
     };
     let drawn = if let Some(text) = &args.synthetic {
         let tree = Tree::parse(text).map_err(|e| UsageError::value("synthetic", text, e))?;
-        let depth = args.depth.unwrap_or_else(|| height(&mut tree.clone()).max(1));
+        let depth = args.depth.unwrap_or_else(|| tree.height().max(1));
         let limits = Limits::depth(depth);
         let (result, mut rec) = spec.run_observed::<Tree, TreeEval, Recorder<Child>>(
             tree.clone(),

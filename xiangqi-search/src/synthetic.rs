@@ -202,6 +202,21 @@ impl Tree {
         }
     }
 
+    /// The height of the tree: the plies of the longest path from the root to a leaf (the depth that searches it
+    /// whole).
+    ///
+    /// ```
+    /// use xiangqi_search::synthetic::Tree;
+    /// assert_eq!(Tree::parse("((1 2) 3)").unwrap().height(), 2);
+    /// assert_eq!(Tree::parse("((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9 8) (6))))").unwrap().height(), 4);
+    /// ```
+    pub fn height(&self) -> u32 {
+        fn below(nodes: &[Node], id: usize) -> u32 {
+            nodes[id].children.iter().map(|&c| 1 + below(nodes, c)).max().unwrap_or(0)
+        }
+        below(&self.nodes, 0)
+    }
+
     /// The number of leaves.
     pub fn leaf_count(&self) -> usize {
         self.nodes.iter().filter(|n| n.children.is_empty()).count()

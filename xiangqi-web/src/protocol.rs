@@ -21,8 +21,8 @@ use xiangqi_core::{Color, Game, GameResult, Move, PieceKind, Position, Replay, S
 use xiangqi_search::record::{Edge, PruneReason, Recorder, State as NodeState};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
 use xiangqi_search::{
-    Clock, Exit, GameTree, GoMode, Info, Limits, Listener, MoveBuf, NodeKind, RunSetup, Score, SearchEngine,
-    SearchResult, Stopper, VariantSpec, MATE, MATE_BOUND,
+    Clock, Exit, GoMode, Info, Limits, Listener, NodeKind, RunSetup, Score, SearchEngine, SearchResult, Stopper,
+    VariantSpec, MATE, MATE_BOUND,
 };
 
 /// The most moves a line may have.
@@ -497,7 +497,7 @@ impl Session {
         tokio::task::spawn_blocking(move || {
             let answer = match input {
                 Input::Synthetic(tree, text, depth) => {
-                    let depth = depth.unwrap_or_else(|| height(&mut tree.clone()).max(1));
+                    let depth = depth.unwrap_or_else(|| tree.height().max(1));
                     let (result, mut rec) = spec.run_observed::<Tree, TreeEval, Recorder<Child>>(
                         tree.clone(),
                         TreeEval,
@@ -812,19 +812,6 @@ fn review_json(start: &Position, moves: &[Move], evals: &[review::PositionEval])
     }
     let capped: Vec<i32> = evals.iter().map(|e| e.red).collect();
     json!({"type": "review", "evals": scores, "capped": capped, "moves": rows})
-}
-
-/// The height of a synthetic tree: the longest path from the root to a leaf.
-fn height(tree: &mut Tree) -> u32 {
-    let mut moves = MoveBuf::new();
-    tree.generate(false, &mut moves);
-    let mut h = 0;
-    for m in moves {
-        tree.make(m);
-        h = h.max(1 + height(tree));
-        tree.unmake();
-    }
-    h
 }
 
 fn kind_text(kind: NodeKind) -> &'static str {
