@@ -242,3 +242,130 @@ proptest! {
         check_text(&text);
     }
 }
+
+#[test]
+fn fen_errors_name_the_field() {
+    let cases = [
+        ("", "empty"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w", "10 ranks"),
+        ("rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "rank 9"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKXBNR w", "'X' is not a piece"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", "side-to-move"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ", "castling"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", "halfmove"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 extra", "unexpected"),
+    ];
+    for (fen, needle) in cases {
+        let msg = Position::from_fen(fen).unwrap_err().to_string();
+        assert!(msg.contains(needle), "{fen:?} gave {msg:?}, expected it to mention {needle:?}");
+    }
+}
+
+#[test]
+fn impossible_positions_are_rejected_with_a_reason() {
+    let cases = [
+        ("3k5/9/9/9/9/9/9/9/9/9 w", "red has no king"),
+        ("3k5/9/9/9/9/9/9/9/9/3KK4 w", "more than one king"),
+        ("3k5/9/9/9/9/9/9/9/9/K8 w", "never reach"),
+        ("3k5/9/9/9/9/9/9/9/P8/4K4 w", "never reach"),
+        ("3k5/9/9/9/9/9/9/9/3A5/4K4 w", "never reach"),
+        ("3k5/9/9/9/9/B8/9/9/9/4K4 w", "never reach"),
+        ("3k5/9/9/9/9/RRR6/9/9/9/4K4 w", "3 pieces"),
+        ("4k4/9/9/9/9/9/9/9/9/4K4 w", "face"),
+        ("4k4/9/9/9/9/9/9/9/4R4/3K5 w", "black is not to move but is in check"),
+    ];
+    for (fen, needle) in cases {
+        let msg = Position::from_fen(fen).unwrap_err().to_string();
+        assert!(msg.contains(needle), "{fen:?} gave {msg:?}, expected it to mention {needle:?}");
+    }
+    // Lenient mode accepts odd placements and counts, but never a capturable king.
+    let odd = Setup::from_fen("3k5/9/9/9/9/RRR6/9/9/9/K8 w").unwrap();
+    assert!(Position::from_setup(&odd, Validation::Lenient).is_ok());
+    let facing = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+    assert!(Position::from_setup(&facing, Validation::Lenient).is_err());
+    // Nor a king, advisor or elephant across the river: from there it could take the other king, or (a king) be
+    // taken by advisors and elephants, which no check test looks for.
+    for (fen, piece) in [
+        ("4k4/3A5/9/9/9/9/9/R8/9/3K5 w", "d8"),
+        ("2B6/9/4k4/9/9/9/9/9/9/3K5 w", "c9"),
+        ("3Kk4/9/9/9/9/9/9/9/9/9 w", "d9"),
+        ("4k4/9/9/9/9/9/9/9/4a4/3K5 b", "e1"),
+        ("4k4/9/3b5/9/1K7/9/9/9/9/9 b", "b5"),
+    ] {
+        let setup = Setup::from_fen(fen).unwrap();
+        let msg = Position::from_setup(&setup, Validation::Lenient).unwrap_err().to_string();
+        assert!(msg.contains(piece) && msg.contains("never reach"), "{fen:?} gave {msg:?}");
+    }
+    // Off its points but on its own side, an advisor or elephant is still a lenient placement.
+    let own_side = Setup::from_fen("3k5/9/9/9/9/2A6/9/9/4B4/4K4 w").unwrap();
+    assert!(Position::from_setup(&own_side, Validation::Lenient).is_ok());
+}
+
+#[test]
+fn setup_counters_are_bounded() {
+    let mut setup = Setup::from_fen(START_FEN).unwrap();
+    setup.halfmoves = u32::MAX;
+    let msg = Position::from_setup(&setup, Validation::Lenient).unwrap_err().to_string();
+    assert!(msg.contains("halfmove clock"), "{msg}");
+    setup.halfmoves = Setup::MAX_HALFMOVES;
+    setup.fullmoves = Setup::MAX_FULLMOVES + 1;
+    let msg = Position::from_setup(&setup, Validation::Strict).unwrap_err().to_string();
+    assert!(msg.contains("fullmove number"), "{msg}");
+    setup.fullmoves = Setup::MAX_FULLMOVES;
+    let mut pos = Position::from_setup(&setup, Validation::Strict).unwrap();
+    pos.play("h2e2").unwrap();
+    assert_eq!(pos.halfmoves(), Setup::MAX_HALFMOVES + 1);
+}
+
+/// The FEN of a position reached from a setup at the counters' bounds reads back: the counters written stop at the
+/// bounds (the clock counts on inside the position). Unbounded, `h2e2 h9g7` from such a setup would write
+/// `10002 100001`, which the FEN reader refuses: `d` would show a FEN that `position fen` does not take.
+#[test]
+fn fens_of_positions_past_the_counters_bounds_read_back() {
+    let start = format!("{} 10000 100000", &START_FEN[..START_FEN.len() - 4]);
+    let mut pos = Position::from_fen(&start).unwrap();
+    for m in ["h2e2", "h9g7", "e2h2", "g7h9"] {
+        pos.play(m).unwrap();
+        let fen = pos.fen();
+        let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(back.fen(), fen);
+        assert_eq!(back.key(), pos.key());
+        assert!(fen.ends_with(" 10000 100000"), "{fen}");
+    }
+    assert_eq!(pos.halfmoves(), Setup::MAX_HALFMOVES + 4);
+    // Below the bounds nothing changes.
+    let mut pos = Position::from_fen(&format!("{} 9998 99999", &START_FEN[..START_FEN.len() - 4])).unwrap();
+    pos.play("h2e2").unwrap();
+    assert!(pos.fen().ends_with(" b - - 9999 99999"), "{}", pos.fen());
+    pos.play("h9g7").unwrap();
+    assert!(pos.fen().ends_with(" w - - 10000 100000"), "{}", pos.fen());
+}
+
+#[test]
+fn move_errors_say_why() {
+    let pos = Position::startpos();
+    let cases = [
+        ("h2", "malformed"),
+        ("z2e2", "malformed"),
+        ("e2e2", "same square"),
+        ("e5e6", "no piece on e5"),
+        ("h7e7", "not red's"),
+        ("h2h8", "cannot move to h8"),
+        ("h2h9", "Ok"),
+        ("a0a4", "cannot move to a4"),
+        ("e0e1", "Ok"),
+    ];
+    for (text, needle) in cases {
+        let msg = match pos.parse_move(text) {
+            Ok(_) => "Ok".to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert!(msg.contains(needle), "{text:?} gave {msg:?}, expected it to mention {needle:?}");
+    }
+    // Moving a pinned piece: the chariot on e1 shields the king from the chariot on e9.
+    let pinned = Position::from_fen("3kr4/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    let msg = pinned.parse_move("e1d1").unwrap_err().to_string();
+    assert!(msg.contains("leaves the red king in check"), "{msg}");
+    // ICCS is read too.
+    assert_eq!(pos.parse_move("H2-E2"), pos.parse_move("h2e2"));
+}
