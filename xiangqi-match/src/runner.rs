@@ -46,7 +46,8 @@ pub enum ClockError {
         /// The moves as given.
         moves: String,
     },
-    /// The time or the increment is not a finite number of seconds, 0 or more.
+    /// The time or the increment is not a number of seconds from 0 up that a duration holds (finite, below about
+    /// 1.8e19).
     #[error("{text:?}: the {part} {value:?} is not a number of seconds; expected {CLOCK_FORM}")]
     Seconds {
         /// The whole text.
@@ -76,6 +77,7 @@ impl TimeControl {
     /// let (base, inc) = (Duration::from_secs(60), Duration::from_millis(500));
     /// assert_eq!(tc, TimeControl::Clock { moves: Some(40), base, inc });
     /// assert_eq!(TimeControl::parse_clock("0+1"), Err(ClockError::NoTime { text: "0+1".to_owned() }));
+    /// assert!(matches!(TimeControl::parse_clock("1e30"), Err(ClockError::Seconds { part: "time", .. })));
     /// ```
     pub fn parse_clock(text: &str) -> Result<TimeControl, ClockError> {
         let (moves, rest) = match text.split_once('/') {
@@ -88,13 +90,13 @@ impl TimeControl {
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
         let secs = |part: &'static str, t: &str| {
             let bad = || ClockError::Seconds { text: text.to_owned(), part, value: t.to_owned() };
-            t.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(bad)
+            t.parse::<f64>().ok().and_then(|s| Duration::try_from_secs_f64(s).ok()).ok_or_else(bad)
         };
         let (base, inc) = (secs("time", base)?, secs("increment", inc)?);
-        if base <= 0.0 {
+        if base.is_zero() {
             return Err(ClockError::NoTime { text: text.to_owned() });
         }
-        Ok(TimeControl::Clock { moves, base: Duration::from_secs_f64(base), inc: Duration::from_secs_f64(inc) })
+        Ok(TimeControl::Clock { moves, base, inc })
     }
 }
 

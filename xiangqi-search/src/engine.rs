@@ -162,15 +162,18 @@ where
     }
 
     /// Forgets what earlier searches learnt (the table and the move-ordering memory): the next search is that of a
-    /// fresh engine.
+    /// fresh engine. A search still running is stopped first: nothing is cleared under it.
     pub fn new_game(&mut self) {
+        self.stop_last();
         self.tt.clear();
         self.memory.clear();
     }
 
     /// Forgets what earlier searches learnt about move ordering, keeping the table: the next search orders its
-    /// moves as a first search does (an analysis of unrelated positions, self-play that reproduces its games).
+    /// moves as a first search does (an analysis of unrelated positions, self-play that reproduces its games). A
+    /// search still running is stopped first.
     pub fn forget_ordering(&mut self) {
+        self.stop_last();
         self.memory.clear();
     }
 
@@ -295,6 +298,8 @@ where
         } else if name == options::MULTIPV.name {
             self.set_multipv(spin()? as usize);
         } else if name == options::CLEAR_HASH.name {
+            // The table is cleared under no search.
+            self.stop_last();
             self.tt.clear();
         } else if name == options::MOVE_OVERHEAD.name {
             self.settings.move_overhead = Duration::from_millis(spin()? as u64);
