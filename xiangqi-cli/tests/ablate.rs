@@ -233,6 +233,8 @@ fn a_damaged_results_file_is_an_error() {
         (line(2, "1="), "have a gap"),
         (format!("not json\n{}", line(0, "1=")), "line 1: not JSON"),
         (line(0, "1x"), "is not 1, = or 0"),
+        (line(u64::MAX - 1, "1="), "beyond any run"),
+        (line(1 << 40, "1="), "beyond any run"),
     ] {
         std::fs::write(&path, content).unwrap();
         let out = xq(&[&args[..], &[path.to_str().unwrap()]].concat());

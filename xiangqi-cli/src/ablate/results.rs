@@ -18,6 +18,10 @@ pub(super) struct Tally {
     pub(super) batches: usize,
 }
 
+/// More games a pairing than any run plays: a results file that says otherwise was damaged (and is not believed
+/// to the extent of allocating room for them).
+const MAX_GAMES: usize = 100_000_000;
+
 impl Tally {
     /// Games played: the first index not played yet (batches are contiguous).
     pub(super) fn games(&self) -> usize {
@@ -83,8 +87,12 @@ impl Tally {
 
     /// Records the scores of games `first..first + scores.len()`; an error when one was recorded before.
     fn record(&mut self, first: usize, scores: &[u8]) -> Result<(), String> {
-        if self.scores.len() < first + scores.len() {
-            self.scores.resize(first + scores.len(), b'-');
+        let end = first.checked_add(scores.len()).filter(|&end| end <= MAX_GAMES);
+        let Some(end) = end else {
+            return Err(format!("games {first}.. are beyond any run (at most {MAX_GAMES} games a pairing)"));
+        };
+        if self.scores.len() < end {
+            self.scores.resize(end, b'-');
         }
         for (i, &c) in scores.iter().enumerate() {
             if !matches!(c, b'1' | b'=' | b'0') {
