@@ -212,10 +212,10 @@ impl Record {
     /// unchanged, since they belong to the side to move.
     pub fn flip_colors(&self) -> Record {
         let mut board = [0u8; 45];
-        for i in 0..90 {
-            let code = self.code(i);
+        for sq in Square::all() {
+            let code = self.code(sq.index());
             let flipped = if code == 0 { 0 } else { code ^ 8 };
-            let j = flip_rank(i);
+            let j = sq.flip_rank().index();
             board[j / 2] |= flipped << (4 * (j % 2));
         }
         Record { board, stm: self.stm ^ 1, ..*self }
@@ -256,12 +256,6 @@ impl Record {
     pub fn result01(&self) -> f32 {
         f32::from(self.result) / 2.0
     }
-}
-
-/// The point `i` seen from the other side: rank mirrored, file kept.
-#[inline]
-const fn flip_rank(i: usize) -> usize {
-    (9 - i / 9) * 9 + i % 9
 }
 
 /// The active features of one perspective: at most [`MAX_PIECES`] input indices.
