@@ -18,7 +18,7 @@ use xiangqi_core::record::{write_pgn, GameRecord, Notation, TextEncoding};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::HASH;
-use xiangqi_search::{Limits, Score, MATE_BOUND};
+use xiangqi_search::{Limits, Score};
 use xiangqi_web::review;
 
 use xiangqi_web::review::{mark, PositionEval, CAP};
@@ -80,11 +80,9 @@ pub fn evaluate(
 /// A score from Red's view as text: `+35`, or `#3` / `#-3` for a mate in 3 moves for Red / for Black.
 fn red_text(score: Score, turn: Color) -> String {
     let red = if turn == Color::Red { score } else { -score };
-    if red.abs() >= MATE_BOUND {
-        let moves = (xiangqi_search::MATE - red.abs() + 1) / 2;
-        format!("#{}", if red > 0 { moves } else { -moves })
-    } else {
-        format!("{red:+}")
+    match xiangqi_search::mate_moves(red) {
+        Some(moves) => format!("#{moves}"),
+        None => format!("{red:+}"),
     }
 }
 

@@ -6,11 +6,12 @@ use crate::{parse_fen, CmdResult, UsageError};
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
+use xiangqi_cli::uci::uci_score;
 use xiangqi_core::{Move, Position, START_FEN};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::{HASH, MULTIPV, THREADS};
 use xiangqi_search::policy::{child, null_move};
-use xiangqi_search::{Limits, Score, SearchEngine, SearchResult, VariantConfig, MATE, MATE_BOUND, PRESETS};
+use xiangqi_search::{Limits, SearchEngine, SearchResult, VariantConfig, PRESETS};
 
 /// Arguments of `xiangqi search`.
 #[derive(clap::Args)]
@@ -74,17 +75,6 @@ pub struct CompareArgs {
     /// The evaluator (default: the built-in network).
     #[command(flatten)]
     pub eval: crate::evalopt::EvalOpts,
-}
-
-/// `cp N` or `mate N` (moves, negative when the side to move is mated), as UCI prints scores.
-pub fn score_text(score: Score) -> String {
-    if score.abs() >= MATE_BOUND {
-        let plies = MATE - score.abs();
-        let moves = (plies + 1) / 2;
-        format!("mate {}", if score > 0 { moves } else { -moves })
-    } else {
-        format!("cp {score}")
-    }
 }
 
 /// The variant of the flag `--FLAG` (a usage error when it is none).
@@ -185,7 +175,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         let obj = json!({
             "fen": pos.fen(), "variant": spec.to_string(), "variant_asked": args.variant, "eval": eval_text,
             "best_move": r.best_move.map(|m| m.to_string()),
-            "score": r.score, "score_text": score_text(r.score), "pv": pv, "nodes": r.stats.nodes(),
+            "score": r.score, "score_text": uci_score(r.score), "pv": pv, "nodes": r.stats.nodes(),
             "lines": lines_json(&r), "stats": stats_json(&r),
         });
         writeln!(out, "{obj}")?;
@@ -199,11 +189,11 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     }
     writeln!(out, "evaluator          {eval_text}")?;
     writeln!(out, "best move          {best}")?;
-    writeln!(out, "score              {}", score_text(r.score))?;
+    writeln!(out, "score              {}", uci_score(r.score))?;
     writeln!(out, "pv                 {}", pv.join(" "))?;
     for (k, line) in r.lines.iter().enumerate().skip(1) {
         let moves: Vec<String> = line.pv.iter().map(Move::to_string).collect();
-        writeln!(out, "line {:<13} {} {}", k + 1, score_text(line.score), moves.join(" "))?;
+        writeln!(out, "line {:<13} {} {}", k + 1, uci_score(line.score), moves.join(" "))?;
     }
     writeln!(out, "depth              {} (seldepth {})", r.depth, s.seldepth)?;
     writeln!(
@@ -313,7 +303,7 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             out,
             "{:<18} {:>9} {:<6} {:>11} {:>11} {:>11} {:>9} {:>9.1} {:>8.3} {:>9}",
             n,
-            score_text(r.score).replace("cp ", ""),
+            uci_score(r.score).replace("cp ", ""),
             r.best_move.map_or("-".to_owned(), |m| m.to_string()),
             r.stats.nodes(),
             r.stats.main_nodes,

@@ -26,6 +26,21 @@ pub const fn mated_in(ply: usize) -> Score {
     -MATE + ply as Score
 }
 
+/// The moves to mate of a mate score (negative when the side to move is mated), as UCI writes `mate N`; `None`
+/// for a score that is no mate.
+///
+/// ```
+/// use xiangqi_search::{mate_moves, MATE};
+/// assert_eq!((mate_moves(MATE - 1), mate_moves(MATE - 4), mate_moves(-MATE + 2), mate_moves(35)), (Some(1), Some(2), Some(-1), None));
+/// ```
+pub const fn mate_moves(score: Score) -> Option<Score> {
+    if score.abs() < MATE_BOUND {
+        return None;
+    }
+    let moves = (MATE - score.abs() + 1) / 2;
+    Some(if score > 0 { moves } else { -moves })
+}
+
 /// A list of moves on the stack.
 pub type MoveBuf<M> = SmallVec<[M; 128]>;
 

@@ -6,8 +6,9 @@
 //! policy per slot ([`Compose`]), and the node function is generic over it: a technique that is off costs nothing
 //! at run time. The playing engine's techniques (transposition table, the game's rules, check extension, reverse
 //! futility, razoring, futility and late move pruning, late move reductions at the negamax node's hooks; aspiration
-//! windows at the root; quiescence pruning in quiescence; the verified null move in the null-move slot) live one
-//! file each in [`techniques`], with their parameters and sources, and are compiled in with [`EngineAdditions`].
+//! windows at the root; quiescence pruning in quiescence; the verified null move in the null-move slot; mate distance
+//! pruning, addable but not part of the engine) live one file each in [`techniques`], with their parameters and
+//! sources, and are compiled in with [`EngineAdditions`].
 //!
 //! One list, the registry ([`techniques::TECHNIQUES`]), names every technique: its name in a variant string, what
 //! it needs, whether the engine has it, its statistics counters. A variant chosen at run time is a
@@ -98,8 +99,8 @@ mod xiangqi;
 pub use config::{FormKind, VariantConfig};
 pub use engine::{EngineError, SearchEngine, DEFAULT_HASH_MB, ENGINE_VARIANT};
 pub use game::{
-    mated_in, Evaluator, FastPaths, GameTree, GenType, MoveBuf, Rule, Score, SimpleGame, INFINITY, MATE, MATE_BOUND,
-    MAX_PLY,
+    mate_moves, mated_in, Evaluator, FastPaths, GameTree, GenType, MoveBuf, Rule, Score, SimpleGame, INFINITY, MATE,
+    MATE_BOUND, MAX_PLY,
 };
 pub use handle::{GoMode, Info, Listener, SearchHandle, Stopper};
 pub use history::OrderState;

@@ -2,7 +2,7 @@
 //! conditions, and what the node functions ([`crate::node`]) and the move picker ([`crate::movepick`]) share.
 
 use crate::config::VariantConfig;
-use crate::game::{Evaluator, FastPaths, MoveBuf, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::game::{mate_moves, Evaluator, FastPaths, MoveBuf, Score, INFINITY, MAX_PLY};
 use crate::limits::Limits;
 use crate::movepick::OrderPolicy;
 use crate::policy::{Additions, Form, NodeKind, Observer, Search, Silent, Variant};
@@ -187,9 +187,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             if iterative {
                 on_iteration(&result);
             }
-            let mate_found = limits
-                .mate
-                .is_some_and(|n| result.score.abs() >= MATE_BOUND && (MATE - result.score.abs() + 1) / 2 <= n as Score);
+            let mate_found =
+                limits.mate.is_some_and(|n| mate_moves(result.score).is_some_and(|m| m.abs() <= n as Score));
             best = Some(result);
             if mate_found {
                 break;

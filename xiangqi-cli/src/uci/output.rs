@@ -6,7 +6,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use xiangqi_core::Move;
-use xiangqi_search::{Info, Listener, Score, SearchResult, MATE, MATE_BOUND};
+use xiangqi_search::{Info, Listener, Score, SearchResult};
 
 /// Where UCI output goes; shared by the input loop and the search thread, one whole line at a time.
 #[derive(Clone)]
@@ -34,11 +34,9 @@ impl Output {
 
 /// `cp N` or `mate N` as UCI prints scores (mate in moves, negative when the engine is mated).
 pub fn uci_score(score: Score) -> String {
-    if score.abs() >= MATE_BOUND {
-        let moves = (MATE - score.abs() + 1) / 2;
-        format!("mate {}", if score > 0 { moves } else { -moves })
-    } else {
-        format!("cp {score}")
+    match xiangqi_search::mate_moves(score) {
+        Some(moves) => format!("mate {moves}"),
+        None => format!("cp {score}"),
     }
 }
 
@@ -126,6 +124,7 @@ impl Listener<Move> for Reporter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xiangqi_search::MATE;
 
     #[test]
     fn scores_print_as_uci_wants() {
