@@ -11,8 +11,8 @@ use crate::techniques::check_extension::{self, CheckExtension};
 use crate::techniques::futility::{self, SkipRule};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 use crate::techniques::mate_distance::MateDistance;
-use crate::techniques::razoring::{self, Razoring};
-use crate::techniques::reverse_futility::{self, ReverseFutility};
+use crate::techniques::razoring::Razoring;
+use crate::techniques::reverse_futility::ReverseFutility;
 use crate::techniques::rules::{self, GameRules};
 use crate::techniques::table::{self, Table};
 use smallvec::SmallVec;
@@ -230,17 +230,11 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         if pv_node || ply == 0 || beta.abs() >= MATE_BOUND {
             return Ok(static_eval);
         }
-        if self.config.has(reverse_futility::ID) && ReverseFutility::cuts(depth, static_eval, beta) {
-            self.stats.bump(reverse_futility::PRUNES);
-            return Err(static_eval);
+        if let Some(value) = ReverseFutility::prune(self, depth, static_eval, beta) {
+            return Err(value);
         }
-        if self.config.has(razoring::ID) && Razoring::tries(depth, static_eval, alpha) {
-            self.observer.enter(ply, alpha, beta, 0, NodeKind::Quiescence);
-            let q = V::Leaf::leaf(self, alpha, alpha + 1, ply);
-            if q <= alpha {
-                self.stats.bump(razoring::PRUNES);
-                return Err(q);
-            }
+        if let Some(value) = Razoring::prune(self, depth, static_eval, alpha, ply) {
+            return Err(value);
         }
         Ok(static_eval)
     }

@@ -1,6 +1,7 @@
 //! Razoring.
 
 use crate::game::Score;
+use crate::policy::{LeafPolicy, NodeKind, Observer, Search, Variant};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -39,5 +40,21 @@ impl Razoring {
     #[inline(always)]
     pub fn tries(depth: i32, static_eval: Score, alpha: Score) -> bool {
         depth <= Self::MAX_DEPTH && static_eval + Self::MARGIN * depth < alpha
+    }
+
+    /// The node's hook (at a zero-window node, not in check, away from mate scores, after reverse futility): the
+    /// quiescence probe; `Some(value)` when it fails low and the node is cut off.
+    #[inline(always)]
+    pub fn prune<S: Search>(s: &mut S, depth: i32, static_eval: Score, alpha: Score, ply: usize) -> Option<Score> {
+        if !(s.config().has(ID) && Self::tries(depth, static_eval, alpha)) {
+            return None;
+        }
+        s.observer().enter(ply, alpha, alpha + 1, 0, NodeKind::Quiescence);
+        let q = <S::V as Variant>::Leaf::leaf(s, alpha, alpha + 1, ply);
+        if q > alpha {
+            return None;
+        }
+        s.stats().bump(PRUNES);
+        Some(q)
     }
 }

@@ -1,6 +1,7 @@
 //! Reverse futility pruning.
 
 use crate::game::Score;
+use crate::policy::Search;
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -40,5 +41,16 @@ impl ReverseFutility {
     #[inline(always)]
     pub fn cuts(depth: i32, static_eval: Score, beta: Score) -> bool {
         depth <= Self::MAX_DEPTH && static_eval - Self::MARGIN * depth >= beta
+    }
+
+    /// The node's hook (at a zero-window node, not in check, away from mate scores): `Some(static_eval)` when the
+    /// node is cut off.
+    #[inline(always)]
+    pub fn prune<S: Search>(s: &mut S, depth: i32, static_eval: Score, beta: Score) -> Option<Score> {
+        if !(s.config().has(ID) && Self::cuts(depth, static_eval, beta)) {
+            return None;
+        }
+        s.stats().bump(PRUNES);
+        Some(static_eval)
     }
 }
