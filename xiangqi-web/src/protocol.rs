@@ -340,7 +340,9 @@ impl Session {
             limits = Limits::clock(&clock, Duration::from_millis(30));
         }
         if let Some(ms) = args.movetime {
-            limits.movetime = Some(Duration::from_millis(in_range("movetime", ms, 1, 86_400_000)?));
+            // With a clock too, the first limit reached ends the search: the smaller hard limit.
+            let mt = Duration::from_millis(in_range("movetime", ms, 1, 86_400_000)?);
+            limits.movetime = Some(limits.movetime.map_or(mt, |hard| hard.min(mt)));
         }
         if let Some(n) = args.nodes {
             limits.nodes = Some(in_range("nodes", n, 1, u64::MAX)?);
