@@ -9,8 +9,8 @@
 //!
 //! Safety: the WebSocket refuses a handshake from a foreign `Origin` (403), every message is validated (an
 //! `error` answers a bad one and the session goes on), uploads are capped at [`MAX_UPLOAD`] bytes, at most
-//! [`Config::max_searches`] searches run at once over all sessions, and a closed socket stops its searches. No
-//! route reads or writes the file system.
+//! [`Config::max_searches`] searches run at once over all sessions, and a closed socket stops its searches (a
+//! `watch`, bounded by its depth, ends by itself). No route reads or writes the file system.
 //!
 //! ```
 //! use xiangqi_web::{protocol::Session, router, Config};

@@ -36,7 +36,7 @@ pub const MAX_WATCH_DEPTH: u32 = 4;
 enum StopHandle {
     /// A `go`.
     Search(Stopper),
-    /// A `review` or a `watch` (which stops by itself).
+    /// A `review`. (A `watch` is not registered: bounded by its depth, it ends by itself.)
     Review(Arc<ReviewStop>),
 }
 
@@ -72,7 +72,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// One client's session: answers its messages and runs its searches, writing every message for the client (JSON
-/// text) into a channel. Dropping it stops its searches.
+/// text) into a channel. Dropping it stops its searches (a `watch` ends by itself).
 pub struct Session {
     app: Arc<App>,
     out: UnboundedSender<String>,
@@ -437,7 +437,7 @@ impl Session {
         Ok(())
     }
 
-    /// Stops every search of the session at once.
+    /// Stops every search of the session at once (a `watch`, not registered, ends by itself).
     pub fn stop_all(&self) {
         lock(&self.searches).values().for_each(|r| r.stop.stop());
     }
