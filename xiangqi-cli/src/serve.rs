@@ -17,7 +17,12 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     /// At most this many searches at once over all the pages connected.
-    #[arg(long, default_value_t = 4, value_parser = args::range::<u64>(1, 256), allow_hyphen_values = true)]
+    #[arg(
+        long,
+        default_value_t = xiangqi_web::DEFAULT_MAX_SEARCHES as u64,
+        value_parser = args::range::<u64>(1, 256),
+        allow_hyphen_values = true
+    )]
     pub max_searches: u64,
 }
 

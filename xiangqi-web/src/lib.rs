@@ -48,6 +48,9 @@ pub const MAX_UPLOAD: usize = 1 << 20;
 /// around it. A larger message closes the socket (the protocol's limit); an upload between the two gets an `error`.
 pub const MAX_MESSAGE: usize = 4 << 20;
 
+/// The most searches at once over all sessions unless configured otherwise ([`Config::max_searches`]).
+pub const DEFAULT_MAX_SEARCHES: usize = 4;
+
 /// The page's files, embedded in the binary at build time (also in debug builds).
 #[derive(RustEmbed)]
 #[folder = "assets/"]
@@ -69,7 +72,12 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { max_searches: 4, host: "127.0.0.1".to_owned(), eval: EvalChoice::engine_default(), hash_mb: 16 }
+        Config {
+            max_searches: DEFAULT_MAX_SEARCHES,
+            host: "127.0.0.1".to_owned(),
+            eval: EvalChoice::engine_default(),
+            hash_mb: xiangqi_search::DEFAULT_HASH_MB,
+        }
     }
 }
 
