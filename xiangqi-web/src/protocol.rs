@@ -773,8 +773,9 @@ fn export_pgn(args: ExportArgs) -> Result<Value, String> {
             Value::Number(n) => n.to_string(),
             other => return Err(format!("tag {name}: a tag's value is a string, not {other}")),
         };
-        if name.is_empty() || name.chars().any(|c| !(c.is_alphanumeric() || c == '_')) || value.contains(['\n', '"']) {
-            return Err(format!("tag {name:?}: a tag's name is a word and its value has no quote or line break"));
+        if name.is_empty() || name.chars().any(|c| !(c.is_alphanumeric() || c == '_')) || value.contains(['\n', '\r']) {
+            // A quote is fine: the PGN writer escapes it.
+            return Err(format!("tag {name:?}: a tag's name is a word and its value has no line break"));
         }
         record.set_tag(name, &value);
     }

@@ -398,3 +398,15 @@ async fn a_clock_and_a_movetime_end_the_search_at_the_first_limit_reached() {
     assert!(asked.elapsed().as_secs() < 10, "the search took {:?}", asked.elapsed());
     assert!(Position::startpos().is_legal(best["move"]["uci"].as_str().unwrap().parse().unwrap()));
 }
+
+#[test]
+fn an_exported_tag_may_hold_a_quote_but_not_a_line_break() {
+    let (mut session, mut out) = xiangqi_web::protocol::Session::for_test(xiangqi_web::Config::default());
+    session.handle_text(r#"{"type":"export_pgn","moves":["h2e2"],"tags":{"Event":"the \"open\""}}"#);
+    let p: Value = serde_json::from_str(&out.try_recv().unwrap()).unwrap();
+    assert_eq!(p["type"], "pgn", "{p}");
+    assert!(p["text"].as_str().unwrap().contains(r#"[Event "the \"open\""]"#), "{p}");
+    session.handle_text(r#"{"type":"export_pgn","moves":["h2e2"],"tags":{"Event":"two\nlines"}}"#);
+    let e: Value = serde_json::from_str(&out.try_recv().unwrap()).unwrap();
+    assert!(e["type"] == "error" && e["message"].as_str().unwrap().contains("line break"), "{e}");
+}
