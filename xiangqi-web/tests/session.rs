@@ -382,23 +382,6 @@ async fn the_page_and_its_files_are_served_from_the_binary() {
     assert!(get("/../Cargo.toml".to_owned()).await.starts_with("HTTP/1.1 404"));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_clock_and_a_movetime_end_the_search_at_the_first_limit_reached() {
-    let addr = start_with(1).await;
-    let mut c = Client::connect(addr).await;
-    // A fifth of a second on Red's clock, ten minutes of movetime: the clock's limit comes first.
-    let asked = Instant::now();
-    c.send_json(json!({
-        "type": "go", "id": 1, "purpose": "play", "movetime": 600_000,
-        "clock": {"red_ms": 200, "black_ms": 200},
-    }))
-    .await;
-    let best = c.recv_type("bestmove").await;
-    assert_eq!(best["id"], 1);
-    assert!(asked.elapsed().as_secs() < 10, "the search took {:?}", asked.elapsed());
-    assert!(Position::startpos().is_legal(best["move"]["uci"].as_str().unwrap().parse().unwrap()));
-}
-
 #[test]
 fn an_exported_tag_may_hold_a_quote_but_not_a_line_break() {
     let (mut session, mut out) = xiangqi_web::protocol::Session::for_test(xiangqi_web::Config::default());
