@@ -17,7 +17,12 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     /// At most this many searches at once over all the pages connected.
-    #[arg(long, default_value_t = 4, value_parser = args::range::<u64>(1, 256), allow_hyphen_values = true)]
+    #[arg(
+        long,
+        default_value_t = xiangqi_web::DEFAULT_MAX_SEARCHES as u64,
+        value_parser = args::range::<u64>(1, 256),
+        allow_hyphen_values = true
+    )]
     pub max_searches: u64,
 }
 
@@ -26,9 +31,15 @@ pub fn run(args: &ServeArgs) -> CmdResult {
     let loopback = args.host == "localhost" || args.host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+        // An address that does not resolve is the command line's error; one that cannot be bound (a port in use, a
+        // port the user may not bind) is the run's.
+        let addrs: Vec<std::net::SocketAddr> = tokio::net::lookup_host((args.host.as_str(), args.port))
             .await
-            .map_err(|e| UsageError(format!("cannot listen on {}:{}: {e}", args.host, args.port)))?;
+            .map_err(|e| UsageError(format!("--host {}: not an address: {e}", args.host)))?
+            .collect();
+        let listener = tokio::net::TcpListener::bind(addrs.as_slice())
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
         let port = listener.local_addr()?.port();
         // A server on every interface is reached here through the loopback address.
         let shown = match args.host.parse::<IpAddr>() {

@@ -73,3 +73,13 @@ fn bad_flags_are_usage_errors() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+#[test]
+fn a_port_in_use_is_a_run_time_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi")).args(["serve", "--port", &port]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: cannot listen on 127.0.0.1:") && err.lines().count() == 1, "{err}");
+}

@@ -199,6 +199,7 @@ class Pane {
     if (d.total != null && d.sent != null && d.sent < d.total) head.append(` · ${t("shown")} ${d.sent}/${d.total}`);
     head.dataset.testid = "watch-count";
     head.dataset.searched = d.searched;
+    head.dataset.pruned = d.pruned;
     if (d.search_nodes != null) head.dataset.nodes = d.search_nodes;
     this.host.appendChild(head);
 

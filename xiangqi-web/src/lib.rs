@@ -9,8 +9,8 @@
 //!
 //! Safety: the WebSocket refuses a handshake from a foreign `Origin` (403), every message is validated (an
 //! `error` answers a bad one and the session goes on), uploads are capped at [`MAX_UPLOAD`] bytes, at most
-//! [`Config::max_searches`] searches run at once over all sessions, and a closed socket stops its searches. No
-//! route reads or writes the file system.
+//! [`Config::max_searches`] searches run at once over all sessions, and a closed socket stops its searches (a
+//! `watch`, bounded by its depth, ends by itself). No route reads or writes the file system.
 //!
 //! ```
 //! use xiangqi_web::{protocol::Session, router, Config};
@@ -48,6 +48,9 @@ pub const MAX_UPLOAD: usize = 1 << 20;
 /// around it. A larger message closes the socket (the protocol's limit); an upload between the two gets an `error`.
 pub const MAX_MESSAGE: usize = 4 << 20;
 
+/// The most searches at once over all sessions unless configured otherwise ([`Config::max_searches`]).
+pub const DEFAULT_MAX_SEARCHES: usize = 4;
+
 /// The page's files, embedded in the binary at build time (also in debug builds).
 #[derive(RustEmbed)]
 #[folder = "assets/"]
@@ -69,7 +72,12 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { max_searches: 4, host: "127.0.0.1".to_owned(), eval: EvalChoice::engine_default(), hash_mb: 16 }
+        Config {
+            max_searches: DEFAULT_MAX_SEARCHES,
+            host: "127.0.0.1".to_owned(),
+            eval: EvalChoice::engine_default(),
+            hash_mb: xiangqi_search::DEFAULT_HASH_MB,
+        }
     }
 }
 

@@ -36,7 +36,7 @@ pub const MAX_WATCH_DEPTH: u32 = 4;
 enum StopHandle {
     /// A `go`.
     Search(Stopper),
-    /// A `review` or a `watch` (which stops by itself).
+    /// A `review`. (A `watch` is not registered: bounded by its depth, it ends by itself.)
     Review(Arc<ReviewStop>),
 }
 
@@ -72,7 +72,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// One client's session: answers its messages and runs its searches, writing every message for the client (JSON
-/// text) into a channel. Dropping it stops its searches.
+/// text) into a channel. Dropping it stops its searches (a `watch` ends by itself).
 pub struct Session {
     app: Arc<App>,
     out: UnboundedSender<String>,
@@ -327,27 +327,7 @@ impl Session {
             Some(other) => return Err(format!("purpose must be \"play\" or \"analyse\", not {other:?}")),
         };
         let multipv = in_range("multipv", args.multipv.unwrap_or(1), 1, 5)?;
-        let mut limits = Limits::default();
-        if let Some(clock) = &args.clock {
-            let (time, inc) = match pos.turn() {
-                Color::Red => (clock.red_ms, clock.red_inc_ms),
-                Color::Black => (clock.black_ms, clock.black_inc_ms),
-            };
-            let time = in_range("clock time", time, 1, 100_000_000)?;
-            let inc = in_range("clock increment", inc, 0, 10_000_000)?;
-            let clock =
-                Clock { time: Duration::from_millis(time), increment: Duration::from_millis(inc), moves_to_go: None };
-            limits = Limits::clock(&clock, Duration::from_millis(30));
-        }
-        if let Some(ms) = args.movetime {
-            limits.movetime = Some(Duration::from_millis(in_range("movetime", ms, 1, 86_400_000)?));
-        }
-        if let Some(n) = args.nodes {
-            limits.nodes = Some(in_range("nodes", n, 1, u64::MAX)?);
-        }
-        if let Some(d) = args.depth {
-            limits.depth = Some(in_range("depth", d, 1, 64)?);
-        }
+        let limits = go_limits(&args, pos.turn())?;
         let limited = limits.movetime.is_some() || limits.nodes.is_some() || limits.depth.is_some();
         if play && (args.infinite || !limited) {
             return Err("a search to play needs a limit: movetime, nodes, depth or clock".to_owned());
@@ -435,7 +415,7 @@ impl Session {
         Ok(())
     }
 
-    /// Stops every search of the session at once.
+    /// Stops every search of the session at once (a `watch`, not registered, ends by itself).
     pub fn stop_all(&self) {
         lock(&self.searches).values().for_each(|r| r.stop.stop());
     }
@@ -537,6 +517,34 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.stop_all();
     }
+}
+
+/// The limits of a `go`: its clock (the side to move's, `turn`), movetime, nodes and depth.
+fn go_limits(args: &GoArgs, turn: Color) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    if let Some(clock) = &args.clock {
+        let (time, inc) = match turn {
+            Color::Red => (clock.red_ms, clock.red_inc_ms),
+            Color::Black => (clock.black_ms, clock.black_inc_ms),
+        };
+        let time = in_range("clock time", time, 1, 100_000_000)?;
+        let inc = in_range("clock increment", inc, 0, 10_000_000)?;
+        let clock =
+            Clock { time: Duration::from_millis(time), increment: Duration::from_millis(inc), moves_to_go: None };
+        limits = Limits::clock(&clock, Duration::from_millis(30));
+    }
+    if let Some(ms) = args.movetime {
+        // With a clock too, the first limit reached ends the search: the smaller hard limit.
+        let mt = Duration::from_millis(in_range("movetime", ms, 1, 86_400_000)?);
+        limits.movetime = Some(limits.movetime.map_or(mt, |hard| hard.min(mt)));
+    }
+    if let Some(n) = args.nodes {
+        limits.nodes = Some(in_range("nodes", n, 1, u64::MAX)?);
+    }
+    if let Some(d) = args.depth {
+        limits.depth = Some(in_range("depth", d, 1, 64)?);
+    }
+    Ok(limits)
 }
 
 /// `message` with `"id": id` when there is one.
@@ -771,8 +779,9 @@ fn export_pgn(args: ExportArgs) -> Result<Value, String> {
             Value::Number(n) => n.to_string(),
             other => return Err(format!("tag {name}: a tag's value is a string, not {other}")),
         };
-        if name.is_empty() || name.chars().any(|c| !(c.is_alphanumeric() || c == '_')) || value.contains(['\n', '"']) {
-            return Err(format!("tag {name:?}: a tag's name is a word and its value has no quote or line break"));
+        if name.is_empty() || name.chars().any(|c| !(c.is_alphanumeric() || c == '_')) || value.contains(['\n', '\r']) {
+            // A quote is fine: the PGN writer escapes it.
+            return Err(format!("tag {name:?}: a tag's name is a word and its value has no line break"));
         }
         record.set_tag(name, &value);
     }
@@ -894,4 +903,22 @@ fn watch_json<M: Copy>(
         "total": rec.total(),
         "sent": cut.len(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_and_a_movetime_keep_the_smaller_hard_limit() {
+        let go = |v: Value| go_limits(&serde_json::from_value(v).unwrap(), Color::Red).unwrap();
+        let clock = json!({"red_ms": 1000, "black_ms": 1000});
+        let alone = go(json!({"clock": clock})).movetime.unwrap();
+        assert!(alone < Duration::from_millis(1000), "{alone:?}");
+        let both = go(json!({"clock": clock, "movetime": 600_000}));
+        assert_eq!(both.movetime, Some(alone), "a longer movetime leaves the clock's limit");
+        let both = go(json!({"clock": clock, "movetime": 1}));
+        assert_eq!(both.movetime, Some(Duration::from_millis(1)), "a shorter movetime ends the search first");
+        assert_eq!(go(json!({"movetime": 600_000})).movetime, Some(Duration::from_secs(600)));
+    }
 }
