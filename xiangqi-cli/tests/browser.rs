@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use xiangqi_core::Position;
 use xiangqi_search::record::Recorder;
 use xiangqi_search::synthetic::{Child as TreeChild, Tree, TreeEval};
-use xiangqi_search::{Limits, RunSetup, VariantSpec};
+use xiangqi_search::{Limits, RunSetup, VariantConfig};
 
 /// How long any one page condition may take to become true on a loaded machine.
 const WAIT: Duration = Duration::from_secs(30);
@@ -444,10 +444,10 @@ async fn editor_refuses_three_kings(c: &Client, url: &str) {
 
 /// The node counts of one search of the spec's tree: (entered, pruned, nodes) as the search library gives them.
 fn library_counts(variant: &str) -> (usize, usize, u64) {
-    let spec: VariantSpec = variant.parse().expect("a variant");
+    let variant_config: VariantConfig = variant.parse().expect("a variant");
     let tree = Tree::parse(SPEC_TREE).expect("the spec's tree");
     // The tree's height: its leaves lie four plies down.
-    let (result, rec) = spec.run_observed::<Tree, TreeEval, Recorder<TreeChild>>(
+    let (result, rec) = variant_config.run_observed::<Tree, TreeEval, Recorder<TreeChild>>(
         tree,
         TreeEval,
         &Limits::depth(4),

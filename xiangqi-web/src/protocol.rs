@@ -22,7 +22,7 @@ use xiangqi_search::record::{Edge, PruneReason, Recorder, State as NodeState};
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
 use xiangqi_search::{
     Clock, Exit, GoMode, Info, Limits, Listener, NodeKind, RunSetup, Score, SearchEngine, SearchResult, Stopper,
-    VariantSpec, MATE, MATE_BOUND,
+    VariantConfig,
 };
 
 /// The most moves a line may have.
@@ -454,7 +454,7 @@ impl Session {
 
     fn watch(&mut self, id: Option<Value>, args: WatchArgs) -> Result<(), String> {
         let variant = args.variant.as_deref().unwrap_or("alphabeta");
-        let spec: VariantSpec = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
+        let spec: VariantConfig = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
         let max_nodes = in_range("max_nodes", args.max_nodes.unwrap_or(5000), 1, MAX_WATCH_NODES)?;
         enum Input {
             Synthetic(Tree, String, Option<u32>),
@@ -599,11 +599,9 @@ fn notated_line(pos: &Position, line: &[Move]) -> Vec<Value> {
 
 /// A score for the side to move: `{"cp": n}` or `{"mate": n}` (moves, negative when mated).
 fn score_json(score: Score) -> Value {
-    if score.abs() >= MATE_BOUND {
-        let moves = (MATE - score.abs() + 1) / 2;
-        json!({"mate": if score > 0 { moves } else { -moves }})
-    } else {
-        json!({"cp": score})
+    match xiangqi_search::mate_moves(score) {
+        Some(moves) => json!({"mate": moves}),
+        None => json!({"cp": score}),
     }
 }
 
@@ -850,7 +848,7 @@ fn exit_text(exit: Exit) -> &'static str {
 
 /// The `watch` answer: the recorded tree (its first `max_nodes` nodes) and the search's counts.
 fn watch_json<M: Copy>(
-    spec: &VariantSpec,
+    spec: &VariantConfig,
     rec: &Recorder<M>,
     (searched, pruned, nodes): (usize, usize, u64),
     max_nodes: usize,

@@ -13,7 +13,7 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 use xiangqi_core::Position;
 use xiangqi_search::record::Recorder;
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
-use xiangqi_search::{AlphaBeta, Limits, RunSetup, Searcher, VariantSpec};
+use xiangqi_search::{AlphaBeta, Limits, RunSetup, Searcher, VariantConfig};
 
 /// The tree of the spec's alpha-beta figure.
 const SPEC_TREE: &str = "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9 8) (6))))";
@@ -272,8 +272,8 @@ async fn watch_gives_the_search_librarys_node_counts() {
     for variant in ["alphabeta", "minimax", "negamax-ab+pvs"] {
         let w = c.ask(json!({"type": "watch", "id": 5, "synthetic": SPEC_TREE, "variant": variant})).await;
         assert_eq!((w["type"].as_str(), w["id"].as_i64()), (Some("watch"), Some(5)), "{w}");
-        let spec: VariantSpec = variant.parse().unwrap();
-        let (r, rec) = spec.run_observed::<Tree, TreeEval, Recorder<Child>>(
+        let variant_config: VariantConfig = variant.parse().unwrap();
+        let (r, rec) = variant_config.run_observed::<Tree, TreeEval, Recorder<Child>>(
             tree.clone(),
             TreeEval,
             &Limits::depth(4),
@@ -298,8 +298,8 @@ async fn watch_gives_the_search_librarys_node_counts() {
     // A real position at depth 2.
     let pos = Position::startpos();
     let w = c.ask(json!({"type": "watch", "depth": 2, "variant": "pvs+qs", "moves": []})).await;
-    let spec: VariantSpec = "pvs+qs".parse().unwrap();
-    let (_, rec) = spec.run_observed::<_, _, Recorder<xiangqi_core::Move>>(
+    let variant_config: VariantConfig = "pvs+qs".parse().unwrap();
+    let (_, rec) = variant_config.run_observed::<_, _, Recorder<xiangqi_core::Move>>(
         pos.clone(),
         xiangqi_eval::EngineEval::new(&pos),
         &Limits::depth(2),
