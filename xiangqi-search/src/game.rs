@@ -206,6 +206,34 @@ pub trait FastPaths: GameTree {
     fn hash_after(&self, _m: Self::Move) -> Option<u64> {
         None
     }
+
+    /// Number of distinct values [`FastPaths::piece_to_key`] returns (size of the continuation and capture
+    /// history tables). 1 by default: every move shares one key, so those histories learn nothing.
+    const PIECE_TO_KEYS: usize = 1;
+
+    /// A dense index, below [`FastPaths::PIECE_TO_KEYS`], of the piece `m` moves and its destination, before `m`
+    /// is made (the continuation and capture histories are indexed by it, as Stockfish's are). 0 by default.
+    #[inline(always)]
+    fn piece_to_key(&self, _m: Self::Move) -> usize {
+        0
+    }
+
+    /// What `m` captures, as an index below [`FastPaths::VICTIM_KINDS`] (0 for nothing), before `m` is made (the
+    /// capture history's third index). 0 by default.
+    #[inline(always)]
+    fn victim_kind(&self, _m: Self::Move) -> usize {
+        0
+    }
+
+    /// Number of distinct values [`FastPaths::victim_kind`] returns.
+    const VICTIM_KINDS: usize = 1;
+
+    /// Keys of what the correction history groups positions by: the soldiers' structure and the material, each a
+    /// hash (equal for positions alike in that respect). `[0, 0]` by default: every position in one group.
+    #[inline(always)]
+    fn structure_keys(&self) -> [u64; 2] {
+        [0, 0]
+    }
 }
 
 /// A [`GameTree`] that takes every default of [`FastPaths`]: `impl SimpleGame for MyGame {}` is all a game without

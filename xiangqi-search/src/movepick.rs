@@ -5,9 +5,11 @@
 //! [`crate::history`].
 
 use crate::config::VariantConfig;
-use crate::game::{FastPaths, GenType, MoveBuf};
+use crate::game::{FastPaths, GenType, MoveBuf, Score};
 use crate::history::OrderState;
 use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::techniques::capture_history::{self, CaptureHistory};
+use crate::techniques::{continuation_history, correction_history};
 use smallvec::SmallVec;
 
 /// Hands out moves one at a time. Keyed pickers hand out the largest key left (the first of equals, so generation
@@ -212,7 +214,7 @@ pub trait OrderPolicy: 'static {
     /// Reads what the policy needs of the run-time [`VariantConfig`] when a search starts ([`DynamicOrder`]
     /// reads whether to order at all).
     #[inline(always)]
-    fn configure(_state: &mut Self::State, _config: &VariantConfig) {}
+    fn configure<G: FastPaths>(_state: &mut Self::State, _config: &VariantConfig) {}
     /// What the state has learnt, to be kept for the next search of the same game ([`crate::SearchMemory`]);
     /// `None` for a policy that learns nothing.
     fn export(_state: &Self::State) -> Option<OrderState> {
@@ -237,6 +239,29 @@ pub trait OrderPolicy: 'static {
         ply: usize,
         tried: &[G::Move],
     );
+    /// Learns from a cutoff by `m` (a capture or a quiet move) after the captures in `captures` failed to (the
+    /// capture history). Nothing by default.
+    #[inline(always)]
+    fn on_capture_cutoff<G: FastPaths>(_state: &mut Self::State, _game: &G, _m: G::Move, _depth: i32, _captures: &[G::Move]) {}
+    /// Notes the move `m` (`None`: the null move) about to be made at `ply` (the continuation history's line).
+    /// Nothing by default.
+    #[inline(always)]
+    fn on_make<G: FastPaths>(_state: &mut Self::State, _game: &G, _m: Option<G::Move>, _ply: usize) {}
+    /// What the ordering has learnt of the quiet move `m` at `ply` (its history and continuation history), for
+    /// the techniques that read it (history-adjusted reductions, history pruning). 0 by default.
+    #[inline(always)]
+    fn quiet_score<G: FastPaths>(_state: &Self::State, _game: &G, _m: G::Move, _ply: usize) -> i32 {
+        0
+    }
+    /// The correction history's correction of the static evaluation of `game` (0 by default).
+    #[inline(always)]
+    fn correction<G: FastPaths>(_state: &Self::State, _game: &G) -> Score {
+        0
+    }
+    /// Teaches the correction history that a search of `game` to `depth` found a value `diff` from the raw static
+    /// evaluation. Nothing by default.
+    #[inline(always)]
+    fn learn_correction<G: FastPaths>(_state: &mut Self::State, _game: &G, _diff: Score, _depth: i32) {}
 }
 
 /// Moves in the order the generator produced them: what the pure variants use, so comparisons are fair.
@@ -306,10 +331,20 @@ impl OrderPolicy for Ordered {
         state.import(saved);
     }
 
+    /// Switches the continuation and capture histories as the variant says.
+    fn configure<G: FastPaths>(state: &mut OrderState, config: &VariantConfig) {
+        state.configure::<G>(
+            config.has(continuation_history::ID),
+            config.has(capture_history::ID),
+            config.has(correction_history::ID),
+        );
+    }
+
     #[inline]
     fn order<G: FastPaths>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
         let killers = state.killers(ply);
         let counter = state.countermove(game);
+        let (continuation, captures) = (state.continuation_on(), state.captures_on());
         picker.set_keys(|m| {
             let code = G::encode_move(m);
             if hash_move != 0 && code == hash_move {
@@ -317,6 +352,9 @@ impl OrderPolicy for Ordered {
             }
             let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
             if cap > 0 {
+                if captures {
+                    return CaptureHistory::key(GOOD_CAPTURE_KEY, cap, state.capture_score(game, m));
+                }
                 return GOOD_CAPTURE_KEY | cap;
             }
             if cap < 0 {
@@ -328,6 +366,8 @@ impl OrderPolicy for Ordered {
                 KILLER_KEY - 1
             } else if code == counter {
                 KILLER_KEY - 2
+            } else if continuation {
+                state.quiet_score(game, m, ply)
             } else {
                 state.history(G::move_key(m))
             }
@@ -354,6 +394,31 @@ impl OrderPolicy for Ordered {
             return;
         }
         state.learn(game, m, depth, ply, tried);
+    }
+
+    #[inline(always)]
+    fn on_capture_cutoff<G: FastPaths>(state: &mut OrderState, game: &G, m: G::Move, depth: i32, captures: &[G::Move]) {
+        state.learn_captures(game, m, depth, captures);
+    }
+
+    #[inline(always)]
+    fn on_make<G: FastPaths>(state: &mut OrderState, game: &G, m: Option<G::Move>, ply: usize) {
+        state.note_move(game, m, ply);
+    }
+
+    #[inline(always)]
+    fn quiet_score<G: FastPaths>(state: &OrderState, game: &G, m: G::Move, ply: usize) -> i32 {
+        state.quiet_score(game, m, ply)
+    }
+
+    #[inline(always)]
+    fn correction<G: FastPaths>(state: &OrderState, game: &G) -> Score {
+        state.correction(game)
+    }
+
+    #[inline(always)]
+    fn learn_correction<G: FastPaths>(state: &mut OrderState, game: &G, diff: Score, depth: i32) {
+        state.learn_correction(game, diff, depth);
     }
 }
 
@@ -386,8 +451,11 @@ impl OrderPolicy for DynamicOrder {
         DynamicOrderState { on: false, inner: Ordered::new_state(move_keys) }
     }
 
-    fn configure(state: &mut DynamicOrderState, config: &VariantConfig) {
+    fn configure<G: FastPaths>(state: &mut DynamicOrderState, config: &VariantConfig) {
         state.on = config.has(ID);
+        if state.on {
+            Ordered::configure::<G>(&mut state.inner, config);
+        }
     }
 
     fn export(state: &DynamicOrderState) -> Option<OrderState> {
@@ -431,6 +499,51 @@ impl OrderPolicy for DynamicOrder {
     ) {
         if state.on {
             Ordered::on_cutoff(&mut state.inner, game, m, depth, ply, tried);
+        }
+    }
+
+    #[inline(always)]
+    fn on_capture_cutoff<G: FastPaths>(
+        state: &mut DynamicOrderState,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        captures: &[G::Move],
+    ) {
+        if state.on {
+            Ordered::on_capture_cutoff(&mut state.inner, game, m, depth, captures);
+        }
+    }
+
+    #[inline(always)]
+    fn on_make<G: FastPaths>(state: &mut DynamicOrderState, game: &G, m: Option<G::Move>, ply: usize) {
+        if state.on {
+            Ordered::on_make(&mut state.inner, game, m, ply);
+        }
+    }
+
+    #[inline(always)]
+    fn quiet_score<G: FastPaths>(state: &DynamicOrderState, game: &G, m: G::Move, ply: usize) -> i32 {
+        if state.on {
+            Ordered::quiet_score(&state.inner, game, m, ply)
+        } else {
+            0
+        }
+    }
+
+    #[inline(always)]
+    fn correction<G: FastPaths>(state: &DynamicOrderState, game: &G) -> Score {
+        if state.on {
+            Ordered::correction(&state.inner, game)
+        } else {
+            0
+        }
+    }
+
+    #[inline(always)]
+    fn learn_correction<G: FastPaths>(state: &mut DynamicOrderState, game: &G, diff: Score, depth: i32) {
+        if state.on {
+            Ordered::learn_correction(&mut state.inner, game, diff, depth);
         }
     }
 }

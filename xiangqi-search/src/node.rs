@@ -8,6 +8,11 @@ use crate::policy::{
 };
 use crate::searcher::Searcher;
 use crate::techniques::check_extension::{self, CheckExtension};
+use crate::techniques::correction_history::{self, CorrectionHistory};
+use crate::techniques::history_lmr::{self, HistoryReductions};
+use crate::techniques::history_pruning;
+use crate::techniques::iir::InternalIterativeReduction;
+use crate::techniques::improving::{self, Improving};
 use crate::techniques::futility::{self, SkipRule};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 use crate::techniques::mate_distance::MateDistance;
@@ -17,14 +22,41 @@ use crate::techniques::rules::{self, GameRules};
 use crate::techniques::table::{self, Table};
 use smallvec::SmallVec;
 
+/// A node's static evaluation: the evaluator's (`raw`, what the table keeps), the one the pruning reads
+/// (`corrected` by the correction history when the variant has it) and the improving signal.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NodeEval {
+    raw: Score,
+    corrected: Score,
+    improving: Improving,
+}
+
+impl NodeEval {
+    /// No static evaluation (in check, or a variant without the engine's additions).
+    const NONE: NodeEval = NodeEval { raw: -INFINITY, corrected: -INFINITY, improving: Improving::OFF };
+}
+
 impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
     #[inline(always)]
-    fn cutoff(&mut self, index: usize, m: G::Move, depth: i32, ply: usize, tried: &[G::Move], rest: &mut NodeMoves<G>) {
+    #[allow(clippy::too_many_arguments)]
+    fn cutoff(
+        &mut self,
+        index: usize,
+        m: G::Move,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+        captures: &[G::Move],
+        rest: &mut NodeMoves<G>,
+    ) {
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
         }
         V::Order::on_cutoff(&mut self.order, &self.game, m, depth, ply, tried);
+        if V::Additions::ENABLED {
+            V::Order::on_capture_cutoff(&mut self.order, &self.game, m, depth, captures);
+        }
         // Observers hear of the moves the cutoff left unsearched (nothing for ordinary searches).
         if W::ACTIVE {
             while let Some(rest) = self.next_move(rest, ply) {
@@ -86,30 +118,39 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         // Hook: node pruning before the moves, from the static evaluation (reverse futility, razoring), then the
         // null move (the composition's null policy: the spec's, or the engine's verified null move).
         let node = NullNode { depth, beta, ply, null_ok, pv_node, static_eval: -INFINITY };
-        let static_eval = match self.prune_hook(node, alpha, in_check, tt_eval) {
+        let eval = match self.prune_hook(node, alpha, in_check, tt_eval) {
             Ok(eval) => eval,
             Err((score, exit)) => return self.leave(ply, score, exit),
         };
+        let static_eval = eval.corrected;
+        // Hook: internal iterative reduction of a node the table knows no move for.
+        let depth = InternalIterativeReduction::depth(self, depth, hash_move, in_check);
         // The moves. With an ordering that puts it first, the hash move is tried before any move is generated.
         let mut moves = NodeMoves::new(hash_move);
         let prune = V::Form::prune(&self.config);
         let (alpha0, mut best, mut best_move, mut exit) = (alpha, -INFINITY, None, Exit::Value);
         let mut quiets_tried: SmallVec<[G::Move; 32]> = SmallVec::new();
-        let skip = self.skip_rule(depth, alpha, pv_node, in_check, static_eval);
+        let mut captures_tried: SmallVec<[G::Move; 16]> = SmallVec::new();
+        let skip = self.skip_rule(depth, alpha, pv_node, in_check, static_eval, eval.improving);
+        let history_on = self.reads_history();
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
             let quiet = V::Additions::ENABLED && self.game.is_quiet(m);
+            let history = if quiet && history_on { V::Order::quiet_score(&self.order, &self.game, m, ply) } else { 0 };
             self.observer.edge(ply, Some(m));
-            // Hook: skip a move without making it (futility, late move pruning).
-            if let Some(bound) = self.skip_hook(&skip, m, i, quiet, best) {
+            // Hook: skip a move without making it (futility, late move pruning, history pruning).
+            if let Some(bound) = self.skip_hook(&skip, m, i, quiet, best, history) {
                 best = best.max(bound);
                 i += 1;
                 continue;
             }
             self.prefetch_child(m, depth);
+            if V::Additions::ENABLED {
+                V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
+            }
             self.make(m);
             // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
-            let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node);
+            let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node, eval.improving, history);
             let child = ChildNode { index: i, depth, alpha, beta, ply, reduction };
             let score = V::Child::search_child(self, child);
             self.unmake();
@@ -127,13 +168,15 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                 alpha = alpha.max(score);
                 if alpha >= beta {
                     // Hook: the cutoff teaches the ordering.
-                    self.cutoff(i, m, depth, ply, &quiets_tried, &mut moves);
+                    self.cutoff(i, m, depth, ply, &quiets_tried, &captures_tried, &mut moves);
                     exit = Exit::BetaCutoff;
                     break;
                 }
             }
             if quiet && quiets_tried.len() < 32 {
                 quiets_tried.push(m);
+            } else if V::Additions::ENABLED && !quiet && captures_tried.len() < 16 {
+                captures_tried.push(m);
             }
             i += 1;
         }
@@ -141,9 +184,38 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             let score = self.game.no_moves_score(ply);
             return self.leave(ply, score, Exit::NoMoves);
         }
+        // Hook: the correction history learns how far the search found the node from its static evaluation.
+        self.correction_hook(depth, best, eval, alpha0, beta, best_move);
         // Hook: the node's value (the window's bound when it fails hard), stored in the transposition table.
-        let result = self.store_hook(key, depth, ply, best, alpha0, beta, best_move, static_eval);
+        let result = self.store_hook(key, depth, ply, best, alpha0, beta, best_move, eval.raw);
         self.leave(ply, result, exit)
+    }
+
+    /// Whether the node's techniques read the quiet moves' history (history pruning, history-adjusted reductions).
+    #[inline(always)]
+    fn reads_history(&self) -> bool {
+        V::Additions::ENABLED && (self.config.has(history_pruning::ID) || self.config.has(history_lmr::ID))
+    }
+
+    /// Teaches the correction history the node's result, when the variant has it and the result says something
+    /// about the static evaluation (see [`CorrectionHistory::learns`]).
+    #[inline(always)]
+    fn correction_hook(
+        &mut self,
+        depth: i32,
+        best: Score,
+        eval: NodeEval,
+        alpha0: Score,
+        beta: Score,
+        best_move: Option<G::Move>,
+    ) {
+        if !(V::Additions::ENABLED && eval.raw > -INFINITY && self.config.has(correction_history::ID)) {
+            return;
+        }
+        let capture = best_move.is_some_and(|m| !self.game.is_quiet(m));
+        if CorrectionHistory::learns(best, eval.corrected, alpha0, beta, capture) {
+            V::Order::learn_correction(&mut self.order, &self.game, best - eval.raw, depth);
+        }
     }
 
     /// The game's rules at `ply` (not the root): `Some(score)` when they decide the node; they may narrow the window.
@@ -204,11 +276,12 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         alpha: Score,
         in_check: bool,
         tt_eval: Option<Score>,
-    ) -> Result<Score, (Score, Exit)> {
-        node.static_eval = self.static_prune(node, alpha, in_check, tt_eval).map_err(|score| (score, Exit::Pruned))?;
+    ) -> Result<NodeEval, (Score, Exit)> {
+        let eval = self.static_prune(node, alpha, in_check, tt_eval).map_err(|score| (score, Exit::Pruned))?;
+        node.static_eval = eval.corrected;
         match V::Null::try_null(self, node) {
             Some(score) => Err((score, Exit::NullCutoff)),
-            None => Ok(node.static_eval),
+            None => Ok(eval),
         }
     }
 
@@ -221,49 +294,104 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         alpha: Score,
         in_check: bool,
         tt_eval: Option<Score>,
-    ) -> Result<Score, Score> {
+    ) -> Result<NodeEval, Score> {
         let NullNode { depth, beta, ply, pv_node, .. } = node;
         if !V::Additions::ENABLED || in_check {
-            return Ok(-INFINITY);
+            if V::Additions::ENABLED {
+                self.eval_at[ply] = -INFINITY;
+            }
+            return Ok(NodeEval::NONE);
         }
-        let static_eval = tt_eval.unwrap_or_else(|| self.evaluate());
+        let raw = tt_eval.unwrap_or_else(|| self.evaluate());
+        let static_eval = raw + V::Order::correction(&self.order, &self.game);
+        self.eval_at[ply] = static_eval;
+        let up = |back: usize| if ply >= back { self.eval_at[ply - back] } else { -INFINITY };
+        let improving = Improving::signal(self.config.has(improving::ID), static_eval, up(2), up(4));
+        let eval = NodeEval { raw, corrected: static_eval, improving };
         if pv_node || ply == 0 || beta.abs() >= MATE_BOUND {
-            return Ok(static_eval);
+            return Ok(eval);
         }
-        if let Some(value) = ReverseFutility::prune(self, depth, static_eval, beta) {
+        if let Some(value) = ReverseFutility::prune(self, improving.rfp_depth(depth), static_eval, beta) {
             return Err(value);
         }
         if let Some(value) = Razoring::prune(self, depth, static_eval, alpha, ply) {
             return Err(value);
         }
-        Ok(static_eval)
+        Ok(eval)
     }
 
     /// What the node's moves may skip (futility and late move pruning), when the variant has them.
     #[inline(always)]
-    fn skip_rule(&self, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
+    fn skip_rule(
+        &self,
+        depth: i32,
+        alpha: Score,
+        pv_node: bool,
+        in_check: bool,
+        static_eval: Score,
+        improving: Improving,
+    ) -> SkipRule {
         let on = V::Additions::ENABLED && self.config.has(futility::ID);
+        let history = V::Additions::ENABLED && self.config.has(history_pruning::ID);
         SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval)
+            .late_limit_scaled(|limit| improving.late_limit(limit))
+            .with_history(history && !pv_node && !in_check, depth)
     }
 
-    /// `Some(bound)` when the `index`-th move `m` is skipped without being made (see [`SkipRule::skips`]).
+    /// `Some(bound)` when the `index`-th move `m` (with the quiet `history` of [`OrderPolicy::quiet_score`]) is
+    /// skipped without being made (see [`SkipRule::skips`]).
     #[inline(always)]
-    fn skip_hook(&mut self, rule: &SkipRule, m: G::Move, index: usize, quiet: bool, best: Score) -> Option<Score> {
-        let bound = rule.skips(index, quiet, best, || self.game.gives_check(m))?;
-        // Pruned without being made: observers see the move announced and never entered.
-        self.stats.bump(futility::PRUNES);
-        Some(bound)
+    fn skip_hook(
+        &mut self,
+        rule: &SkipRule,
+        m: G::Move,
+        index: usize,
+        quiet: bool,
+        best: Score,
+        history: Score,
+    ) -> Option<Score> {
+        if let Some(bound) = rule.skips(index, quiet, best, || self.game.gives_check(m)) {
+            // Pruned without being made: observers see the move announced and never entered.
+            self.stats.bump(futility::PRUNES);
+            return Some(bound);
+        }
+        if rule.history_skips(index, quiet, best, history, || self.game.gives_check(m)) {
+            self.stats.bump(history_pruning::PRUNES);
+            return Some(-INFINITY);
+        }
+        None
     }
 
     /// After the move is made: notes whether it gives check, and the late move reduction it is searched with.
     #[inline(always)]
-    fn reduce_hook(&mut self, depth: i32, index: usize, ply: usize, quiet: bool, in_check: bool, pv_node: bool) -> i32 {
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_hook(
+        &mut self,
+        depth: i32,
+        index: usize,
+        ply: usize,
+        quiet: bool,
+        in_check: bool,
+        pv_node: bool,
+        improving: Improving,
+        history: Score,
+    ) -> i32 {
         if !V::Additions::ENABLED {
             return 0;
         }
         let gives_check = self.game.in_check();
         self.in_check_at[ply + 1] = gives_check;
-        LateMoveReductions::reduction(&self.config, &self.lmr, depth, index, quiet, gives_check, in_check, pv_node)
+        let r =
+            LateMoveReductions::reduction(&self.config, &self.lmr, depth, index, quiet, gives_check, in_check, pv_node);
+        if r <= 0 {
+            return r;
+        }
+        let r = improving.reduction(r, depth);
+        if self.config.has(history_lmr::ID) {
+            HistoryReductions::adjust(r, history, depth)
+        } else {
+            r
+        }
     }
 
     /// Stores the node's result. A root that may not play every move (MultiPV's later lines, searchmoves) has no
@@ -343,7 +471,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                     beta = beta.min(score);
                 }
                 if alpha >= beta {
-                    self.cutoff(i, m, depth, ply, &[], &mut moves);
+                    self.cutoff(i, m, depth, ply, &[], &[], &mut moves);
                     exit = Exit::BetaCutoff;
                     break;
                 }

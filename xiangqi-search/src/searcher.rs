@@ -40,6 +40,8 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     /// Whether the side to move is in check at each ply of the current line, set by the parent after its move
     /// (the engine's additions need it at every node; computing it once saves a second attack test).
     pub(crate) in_check_at: Vec<bool>,
+    /// The static evaluation of each ply of the current line (`-INFINITY` in check), for the improving signal.
+    pub(crate) eval_at: Vec<Score>,
     pub(crate) excluded: SmallVec<[G::Move; 8]>,
     pub(crate) lmr: LmrTable,
     pub(crate) limits: Limits,
@@ -71,6 +73,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
             pv_len: vec![0; MAX_PLY + 1],
             in_check_at: vec![false; MAX_PLY + 2],
+            eval_at: vec![-INFINITY; MAX_PLY + 2],
             excluded: SmallVec::new(),
             lmr: LmrTable::default(),
             limits: Limits::default(),
@@ -118,7 +121,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         mut on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.limits = limits.clone();
-        V::Order::configure(&mut self.order, &self.config);
+        V::Order::configure::<G>(&mut self.order, &self.config);
         self.start = limits.start.unwrap_or_else(Instant::now);
         self.stopped = false;
         self.reported_nodes = 0;
@@ -426,6 +429,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
 
     #[inline(always)]
     fn pass(&mut self, ply: usize) {
+        if V::Additions::ENABLED {
+            V::Order::on_make(&mut self.order, &self.game, None, ply);
+        }
         self.make_null();
         // After a pass the side to move is the one that was not to move: never in check in a legal position.
         self.in_check_at[ply + 1] = false;

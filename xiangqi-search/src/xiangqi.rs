@@ -178,4 +178,42 @@ impl FastPaths for Position {
     fn hash_after(&self, m: Move) -> Option<u64> {
         Some(self.key_after(m))
     }
+
+    /// 14 pieces on 90 points.
+    const PIECE_TO_KEYS: usize = 14 * 90;
+
+    #[inline(always)]
+    fn piece_to_key(&self, m: Move) -> usize {
+        self.piece_at(m.from()).map_or(0, |p| p.index() * 90 + m.to().index())
+    }
+
+    /// The captured piece's kind plus one.
+    const VICTIM_KINDS: usize = 8;
+
+    #[inline(always)]
+    fn victim_kind(&self, m: Move) -> usize {
+        self.piece_at(m.to()).map_or(0, |p| p.kind.index() + 1)
+    }
+
+    /// The soldiers of both sides (their points and colours), and the count of each kind of piece of each side,
+    /// each mixed into 64 bits by multiplication.
+    #[inline]
+    fn structure_keys(&self) -> [u64; 2] {
+        let mut soldiers = 0u64;
+        let mut material = 0u64;
+        for color in [xiangqi_core::Color::Red, xiangqi_core::Color::Black] {
+            for kind in PieceKind::ALL {
+                let bb = self.pieces(color, kind);
+                let count = bb.count() as u64;
+                material = material.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(count + 1);
+                if kind == PieceKind::Soldier {
+                    let bits = bb.bits();
+                    soldiers ^= ((bits as u64) ^ ((bits >> 64) as u64).rotate_left(17))
+                        .wrapping_mul(0xD6E8_FEB8_6659_FD93)
+                        .rotate_left(color as u32 * 29);
+                }
+            }
+        }
+        [soldiers ^ (soldiers >> 31), material ^ (material >> 29)]
+    }
 }

@@ -2,6 +2,7 @@
 
 use crate::game::{Score, INFINITY, MATE_BOUND};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::techniques::history_pruning::HistoryPruning;
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -78,6 +79,8 @@ pub struct SkipRule {
     futility: Option<Score>,
     /// Late move pruning: quiet moves from this index on are skipped.
     late_limit: usize,
+    /// History pruning's threshold, when it applies (`techniques/history_pruning.rs`).
+    history_floor: Option<i32>,
 }
 
 impl SkipRule {
@@ -89,7 +92,37 @@ impl SkipRule {
         let futility =
             (pruning && Futility::applies(depth, static_eval, alpha)).then(|| Futility::bound(depth, static_eval));
         let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
-        SkipRule { futility, late_limit }
+        SkipRule { futility, late_limit, history_floor: None }
+    }
+
+    /// The rule with late move pruning's move count changed by `scale` (the improving signal's).
+    #[inline(always)]
+    pub fn late_limit_scaled(mut self, scale: impl FnOnce(usize) -> usize) -> SkipRule {
+        self.late_limit = scale(self.late_limit);
+        self
+    }
+
+    /// The rule with history pruning (`on` at a zero-window node not in check) at a node with `depth` plies left.
+    #[inline(always)]
+    pub fn with_history(mut self, on: bool, depth: i32) -> SkipRule {
+        self.history_floor = (on && depth <= HistoryPruning::MAX_DEPTH).then(|| -HistoryPruning::MARGIN * depth);
+        self
+    }
+
+    /// Whether history pruning skips the `index`-th move, a quiet move with statistics `history` that gives no
+    /// check, once a move has been searched.
+    #[inline(always)]
+    pub fn history_skips(
+        &self,
+        index: usize,
+        quiet: bool,
+        best: Score,
+        history: i32,
+        gives_check: impl FnOnce() -> bool,
+    ) -> bool {
+        self.history_floor.is_some_and(|floor| {
+            quiet && index > 0 && best > -MATE_BOUND && history < floor && !gives_check()
+        })
     }
 
     /// `Some(bound)` when the `index`-th move is skipped: a quiet move that gives no check (`gives_check` is asked

@@ -30,8 +30,15 @@ use crate::registry::Technique;
 use crate::stats::Stats;
 
 pub mod aspiration;
+pub mod capture_history;
 pub mod check_extension;
+pub mod continuation_history;
+pub mod correction_history;
 pub mod futility;
+pub mod history_lmr;
+pub mod history_pruning;
+pub mod iir;
+pub mod improving;
 pub mod late_move_reductions;
 pub mod mate_distance;
 pub mod qs_pruning;
@@ -58,6 +65,13 @@ pub const TECHNIQUES: &[&Technique] = &[
     &qs_pruning::TECHNIQUE,
     &verified_null::TECHNIQUE,
     &mate_distance::TECHNIQUE,
+    &capture_history::TECHNIQUE,
+    &continuation_history::TECHNIQUE,
+    &history_lmr::TECHNIQUE,
+    &history_pruning::TECHNIQUE,
+    &correction_history::TECHNIQUE,
+    &improving::TECHNIQUE,
+    &iir::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).

@@ -1,0 +1,44 @@
+//! History pruning.
+
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "hprune",
+    aliases: &["history-pruning"],
+    summary: "history pruning: quiet moves with a bad history are skipped near the horizon",
+    group: Group::Addition,
+    reach: Reach::Negamax,
+    needs: Some("order"),
+    in_engine: false,
+    counters: &[PRUNES],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(20);
+
+/// Quiet moves skipped for their bad history.
+pub const PRUNES: Counter = Counter::new(ID, 0, "history_prunes", "quiet moves skipped for their bad history");
+
+/// History pruning: at a zero-window node near the horizon, a quiet move that gives no check and whose statistics
+/// (history plus, with `conthist`, continuation history) are below `-MARGIN * depth` is skipped once a move has
+/// been searched. Conditions: not a PV node, not in check, depth at most [`HistoryPruning::MAX_DEPTH`]. Hook: the
+/// node's skip hook, before the move is made. Source: Stockfish's "continuation history based pruning"
+/// (`search.cpp`, step 14).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HistoryPruning;
+
+impl HistoryPruning {
+    /// The deepest node it applies to.
+    pub const MAX_DEPTH: i32 = 3;
+    /// The statistics threshold per ply of depth.
+    pub const MARGIN: i32 = 1024;
+
+    /// Whether a quiet move with statistics `stats` is skipped at a node with `depth` plies left (the node's skip
+    /// rule holds the threshold: [`crate::techniques::futility::SkipRule::history_skips`]).
+    #[inline(always)]
+    pub fn skips(depth: i32, stats: i32) -> bool {
+        depth <= Self::MAX_DEPTH && stats < -Self::MARGIN * depth
+    }
+}
