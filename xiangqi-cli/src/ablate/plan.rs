@@ -28,7 +28,8 @@ pub(super) struct Plan {
 
 /// The pairings of an ablation (each technique of `base` taken away) or a build-up (each technique it lacks added).
 pub(super) fn pairings(base: &VariantConfig, build_up: bool, only: &[String]) -> Result<Vec<Pairing>, String> {
-    let all: Vec<&str> = "engine".parse::<VariantConfig>().expect("engine parses").techniques();
+    // Every technique of the registry, the engine's and those it leaves out (added with `--build-up`).
+    let all: Vec<&str> = xiangqi_search::techniques::TECHNIQUES.iter().map(|t| t.name).collect();
     let mut out = Vec::new();
     if build_up {
         let have = base.techniques();

@@ -28,7 +28,7 @@ pub struct HistoryReductions;
 
 impl HistoryReductions {
     /// History worth one ply of reduction.
-    pub const DIVISOR: i32 = 2048;
+    pub const DIVISOR: i32 = 8192;
 
     /// The reduction `r` of a move whose statistics are `stats`, at a node with `depth` plies left.
     #[inline(always)]

@@ -33,7 +33,7 @@ impl HistoryPruning {
     /// The deepest node it applies to.
     pub const MAX_DEPTH: i32 = 3;
     /// The statistics threshold per ply of depth.
-    pub const MARGIN: i32 = 1024;
+    pub const MARGIN: i32 = 48;
 
     /// Whether a quiet move with statistics `stats` is skipped at a node with `depth` plies left (the node's skip
     /// rule holds the threshold: [`crate::techniques::futility::SkipRule::history_skips`]).
