@@ -13,6 +13,8 @@ use crate::techniques::history_lmr::{self, HistoryReductions};
 use crate::techniques::history_pruning;
 use crate::techniques::iir::InternalIterativeReduction;
 use crate::techniques::improving::{self, Improving};
+use crate::techniques::singular::{self, Singular, SingularExtension};
+use crate::tt::TtHit;
 use crate::techniques::futility::{self, SkipRule};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 use crate::techniques::mate_distance::MateDistance;
@@ -110,21 +112,34 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             return V::Leaf::leaf(self, alpha, beta, ply);
         }
         // Hook: the transposition table's probe (a cutoff, or the hash move and the stored evaluation).
+        // (A singular extension's search without the table move takes nothing from the table.)
         let key = self.game.hash();
-        let (hash_move, tt_eval) = match self.probe_hook(key, depth, alpha, beta, ply, pv_node) {
-            Ok(found) => found,
-            Err(score) => return self.leave(ply, score, Exit::TableHit),
+        let excluding = V::Additions::ENABLED && self.excluded_at[ply] != 0;
+        let hit = if excluding {
+            None
+        } else {
+            match self.probe_hook(key, depth, alpha, beta, ply, pv_node) {
+                Ok(hit) => hit,
+                Err(score) => return self.leave(ply, score, Exit::TableHit),
+            }
         };
+        let (hash_move, tt_eval) = hit.map_or((0, None), |h| (h.mv, Some(h.eval)));
         // Hook: node pruning before the moves, from the static evaluation (reverse futility, razoring), then the
         // null move (the composition's null policy: the spec's, or the engine's verified null move).
-        let node = NullNode { depth, beta, ply, null_ok, pv_node, static_eval: -INFINITY };
+        let node = NullNode { depth, beta, ply, null_ok: null_ok && !excluding, pv_node, static_eval: -INFINITY };
         let eval = match self.prune_hook(node, alpha, in_check, tt_eval) {
             Ok(eval) => eval,
             Err((score, exit)) => return self.leave(ply, score, exit),
         };
         let static_eval = eval.corrected;
         // Hook: internal iterative reduction of a node the table knows no move for.
-        let depth = InternalIterativeReduction::depth(self, depth, hash_move, in_check);
+        let depth =
+            if excluding { depth } else { InternalIterativeReduction::depth(self, depth, hash_move, in_check) };
+        // Hook: singular extension (or multi-cut) from a search without the table move.
+        let hash_extension = match self.singular_hook(hit, depth, beta, ply, pv_node, excluding) {
+            Singular::Extend(plies) => plies,
+            Singular::MultiCut(value) => return self.leave(ply, value, Exit::Pruned),
+        };
         // The moves. With an ordering that puts it first, the hash move is tried before any move is generated.
         let mut moves = NodeMoves::new(hash_move);
         let prune = V::Form::prune(&self.config);
@@ -135,6 +150,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let history_on = self.reads_history();
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
+            if excluding && G::encode_move(m) == self.excluded_at[ply] {
+                continue;
+            }
             let quiet = V::Additions::ENABLED && self.game.is_quiet(m);
             let history = if quiet && history_on { V::Order::quiet_score(&self.order, &self.game, m, ply) } else { 0 };
             self.observer.edge(ply, Some(m));
@@ -151,7 +169,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             self.make(m);
             // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
             let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node, eval.improving, history);
-            let child = ChildNode { index: i, depth, alpha, beta, ply, reduction };
+            let extension = if hash_extension != 0 && G::encode_move(m) == hash_move { hash_extension } else { 0 };
+            let child = ChildNode { index: i, depth: depth + extension, alpha, beta, ply, reduction };
             let score = V::Child::search_child(self, child);
             self.unmake();
             if self.stopped {
@@ -181,14 +200,52 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             i += 1;
         }
         if i == 0 && exit != Exit::BetaCutoff {
-            let score = self.game.no_moves_score(ply);
+            // Without the excluded move there may be none: that says the move is singular, not that the side
+            // to move has lost.
+            let score = if excluding { alpha } else { self.game.no_moves_score(ply) };
             return self.leave(ply, score, Exit::NoMoves);
+        }
+        if excluding {
+            return self.leave(ply, best, exit);
         }
         // Hook: the correction history learns how far the search found the node from its static evaluation.
         self.correction_hook(depth, best, eval, alpha0, beta, best_move);
         // Hook: the node's value (the window's bound when it fails hard), stored in the transposition table.
         let result = self.store_hook(key, depth, ply, best, alpha0, beta, best_move, eval.raw);
         self.leave(ply, result, exit)
+    }
+
+    /// The singular extension's search without the table move, when the variant has it and the node qualifies
+    /// (see [`SingularExtension`]): how much deeper the table move is searched, or the multi-cut's value.
+    #[inline(always)]
+    fn singular_hook(
+        &mut self,
+        hit: Option<TtHit>,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        pv_node: bool,
+        excluding: bool,
+    ) -> Singular {
+        let Some(hit) = hit.filter(|_| V::Additions::ENABLED && self.config.has(singular::ID)) else {
+            return Singular::Extend(0);
+        };
+        if !SingularExtension::tests(depth, ply, &hit, excluding) || self.game.decode_legal(hit.mv).is_none() {
+            return Singular::Extend(0);
+        }
+        let (singular_beta, singular_depth) = SingularExtension::bound_and_depth(&hit, depth);
+        self.excluded_at[ply] = hit.mv;
+        self.observer.enter(ply, singular_beta - 1, singular_beta, singular_depth, NodeKind::ZeroWindow);
+        let value = self.negamax(singular_depth, singular_beta - 1, singular_beta, ply, false);
+        self.excluded_at[ply] = 0;
+        self.pv_len[ply] = 0;
+        let verdict = SingularExtension::verdict(value, singular_beta, beta, hit.score, pv_node);
+        match verdict {
+            Singular::Extend(plies) if plies > 0 => self.stats.bump(singular::EXTENSIONS),
+            Singular::MultiCut(_) => self.stats.bump(singular::MULTI_CUTS),
+            _ => {}
+        }
+        verdict
     }
 
     /// Whether the node's techniques read the quiet moves' history (history pruning, history-adjusted reductions).
@@ -257,14 +314,14 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         beta: Score,
         ply: usize,
         pv_node: bool,
-    ) -> Result<(u16, Option<Score>), Score> {
-        let Some(hit) = self.tt_enabled().and_then(|tt| tt.probe(key, ply)) else { return Ok((0, None)) };
+    ) -> Result<Option<TtHit>, Score> {
+        let Some(hit) = self.tt_enabled().and_then(|tt| tt.probe(key, ply)) else { return Ok(None) };
         self.stats.bump(table::HITS);
         if Table::cuts(&hit, depth, alpha, beta, pv_node, ply) {
             self.stats.bump(table::CUTOFFS);
             return Err(hit.score);
         }
-        Ok((hit.mv, Some(hit.eval)))
+        Ok(Some(hit))
     }
 
     /// The static evaluation the engine's pruning needs (`-INFINITY` without it, or in check), or `Err` with the
@@ -439,7 +496,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let key = self.game.hash();
         let (own_alpha, own_beta) = if max { (alpha, beta) } else { (-beta, -alpha) };
         let hash_move = match self.probe_hook(key, depth, own_alpha, own_beta, ply, false) {
-            Ok((mv, _)) => mv,
+            Ok(hit) => hit.map_or(0, |h| h.mv),
             Err(score) => return sign * self.leave(ply, score, Exit::TableHit),
         };
         let mut moves = NodeMoves::new(hash_move);

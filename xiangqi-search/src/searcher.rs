@@ -42,6 +42,8 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     pub(crate) in_check_at: Vec<bool>,
     /// The static evaluation of each ply of the current line (`-INFINITY` in check), for the improving signal.
     pub(crate) eval_at: Vec<Score>,
+    /// The move a singular extension's search leaves out at each ply (packed; 0 for none).
+    pub(crate) excluded_at: Vec<u16>,
     pub(crate) excluded: SmallVec<[G::Move; 8]>,
     pub(crate) lmr: LmrTable,
     pub(crate) limits: Limits,
@@ -74,6 +76,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             pv_len: vec![0; MAX_PLY + 1],
             in_check_at: vec![false; MAX_PLY + 2],
             eval_at: vec![-INFINITY; MAX_PLY + 2],
+            excluded_at: vec![0; MAX_PLY + 2],
             excluded: SmallVec::new(),
             lmr: LmrTable::default(),
             limits: Limits::default(),

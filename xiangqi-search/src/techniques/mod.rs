@@ -45,6 +45,7 @@ pub mod qs_pruning;
 pub mod razoring;
 pub mod reverse_futility;
 pub mod rules;
+pub mod singular;
 pub mod table;
 pub mod verified_null;
 
@@ -72,6 +73,7 @@ pub const TECHNIQUES: &[&Technique] = &[
     &correction_history::TECHNIQUE,
     &improving::TECHNIQUE,
     &iir::TECHNIQUE,
+    &singular::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).

@@ -1,0 +1,111 @@
+//! Singular extension, with multi-cut and negative extensions.
+
+use crate::game::{Score, MATE_BOUND};
+use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::tt::{Bound, TtHit};
+
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+pub const TECHNIQUE: Technique = Technique {
+    id: ID,
+    name: "singular",
+    aliases: &["se"],
+    summary: "singular extension of a table move better than every other, with multi-cut and negative extensions",
+    group: Group::Addition,
+    reach: Reach::NegamaxWindow,
+    needs: Some("tt"),
+    in_engine: false,
+    counters: &[EXTENSIONS, MULTI_CUTS],
+};
+
+/// Its place in the registry.
+pub const ID: TechniqueId = TechniqueId::new(24);
+
+/// Table moves found singular and searched a ply deeper.
+pub const EXTENSIONS: Counter =
+    Counter::new(ID, 0, "singular_extensions", "table moves found singular and searched a ply deeper");
+
+/// Nodes cut off because moves other than the table move also beat beta.
+pub const MULTI_CUTS: Counter =
+    Counter::new(ID, 1, "singular_multi_cuts", "nodes cut off because moves other than the table move beat beta too");
+
+/// Singular extension: when the transposition table holds a move with a lower bound `s` from nearly this depth,
+/// the node is first searched without that move, to half the depth, with the zero window just under
+/// `s - MARGIN * depth`. If every other move fails low there, the table move is singular (the position depends on
+/// it) and is searched a ply deeper, two when the others fail by [`SingularExtension::DOUBLE_MARGIN`] more at a
+/// zero-window node. If the search without it reaches the singular bound and that bound is at least beta, several
+/// moves beat beta and the node returns the bound (multi-cut). If the table's score alone is at least beta, the
+/// table move is searched a ply shallower (a negative extension): other moves are nearly as good. Conditions: not
+/// the root, depth at least [`SingularExtension::MIN_DEPTH`], not already a search without a move, the table's
+/// depth at least `depth - 3`, its bound a lower or exact one, its score no mate. Hooks: the negamax node, before
+/// the moves (the search without the move: the node skips the move the searcher marks excluded at its ply, takes
+/// no table cutoff, makes no null move and stores nothing), and the depth of the table move's child. Source:
+/// Anantharaman, Campbell and Hsu, "Singular extensions" (1990, Deep Thought); Stockfish's step 15 (the
+/// table-based form, multi-cut after Björnsson and Marsland).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SingularExtension;
+
+/// What the search without the table move says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Singular {
+    /// Search the table move this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Return this value: moves other than the table move beat beta.
+    MultiCut(Score),
+}
+
+impl SingularExtension {
+    /// The shallowest node that tests its table move.
+    pub const MIN_DEPTH: i32 = 8;
+    /// The singular bound's margin under the table's score, per ply of depth.
+    pub const MARGIN: Score = 2;
+    /// How much further below the bound the other moves must fail for a double extension.
+    pub const DOUBLE_MARGIN: Score = 20;
+
+    /// Whether a node with `depth` plies left, `ply` from the root, tests the table's `hit`.
+    #[inline(always)]
+    pub fn tests(depth: i32, ply: usize, hit: &TtHit, excluding: bool) -> bool {
+        ply > 0
+            && depth >= Self::MIN_DEPTH
+            && !excluding
+            && hit.mv != 0
+            && hit.bound != Bound::Upper
+            && hit.depth >= depth - 3
+            && hit.score.abs() < MATE_BOUND
+    }
+
+    /// The singular bound and the depth of the search without the table move.
+    #[inline(always)]
+    pub fn bound_and_depth(hit: &TtHit, depth: i32) -> (Score, i32) {
+        (hit.score - Self::MARGIN * depth, (depth - 1) / 2)
+    }
+
+    /// The verdict, from the search without the table move's `value`, the singular bound, the node's `beta`, the
+    /// table's score and whether the node is a PV node.
+    #[inline(always)]
+    pub fn verdict(value: Score, singular_beta: Score, beta: Score, tt_score: Score, pv_node: bool) -> Singular {
+        if value < singular_beta {
+            let double = !pv_node && value < singular_beta - Self::DOUBLE_MARGIN;
+            Singular::Extend(1 + double as i32)
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verdict_follows_the_search_without_the_move() {
+        assert_eq!(SingularExtension::verdict(10, 20, 50, 40, true), Singular::Extend(1));
+        assert_eq!(SingularExtension::verdict(-10, 20, 50, 40, false), Singular::Extend(2));
+        assert_eq!(SingularExtension::verdict(60, 55, 50, 70, false), Singular::MultiCut(55));
+        assert_eq!(SingularExtension::verdict(30, 20, 25, 40, false), Singular::Extend(-1));
+        assert_eq!(SingularExtension::verdict(30, 20, 50, 40, false), Singular::Extend(0));
+    }
+}
