@@ -242,7 +242,14 @@ pub trait OrderPolicy: 'static {
     /// Learns from a cutoff by `m` (a capture or a quiet move) after the captures in `captures` failed to (the
     /// capture history). Nothing by default.
     #[inline(always)]
-    fn on_capture_cutoff<G: FastPaths>(_state: &mut Self::State, _game: &G, _m: G::Move, _depth: i32, _captures: &[G::Move]) {}
+    fn on_capture_cutoff<G: FastPaths>(
+        _state: &mut Self::State,
+        _game: &G,
+        _m: G::Move,
+        _depth: i32,
+        _captures: &[G::Move],
+    ) {
+    }
     /// Notes the move `m` (`None`: the null move) about to be made at `ply` (the continuation history's line).
     /// Nothing by default.
     #[inline(always)]

@@ -9,19 +9,19 @@ use crate::policy::{
 use crate::searcher::Searcher;
 use crate::techniques::check_extension::{self, CheckExtension};
 use crate::techniques::correction_history::{self, CorrectionHistory};
+use crate::techniques::futility::{self, SkipRule};
 use crate::techniques::history_lmr::{self, HistoryReductions};
 use crate::techniques::history_pruning;
 use crate::techniques::iir::InternalIterativeReduction;
 use crate::techniques::improving::{self, Improving};
-use crate::techniques::singular::{self, Singular, SingularExtension};
-use crate::tt::TtHit;
-use crate::techniques::futility::{self, SkipRule};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 use crate::techniques::mate_distance::MateDistance;
 use crate::techniques::razoring::Razoring;
 use crate::techniques::reverse_futility::ReverseFutility;
 use crate::techniques::rules::{self, GameRules};
+use crate::techniques::singular::{self, Singular, SingularExtension};
 use crate::techniques::table::{self, Table};
+use crate::tt::TtHit;
 use smallvec::SmallVec;
 
 /// A node's static evaluation: the evaluator's (`raw`, what the table keeps), the one the pruning reads
@@ -133,8 +133,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         };
         let static_eval = eval.corrected;
         // Hook: internal iterative reduction of a node the table knows no move for.
-        let depth =
-            if excluding { depth } else { InternalIterativeReduction::depth(self, depth, hash_move, in_check) };
+        let depth = if excluding { depth } else { InternalIterativeReduction::depth(self, depth, hash_move, in_check) };
         // Hook: singular extension (or multi-cut) from a search without the table move.
         let hash_extension = match self.singular_hook(hit, depth, beta, ply, pv_node, excluding) {
             Singular::Extend(plies) => plies,

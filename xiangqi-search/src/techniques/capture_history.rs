@@ -16,7 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(17);
+pub const ID: TechniqueId = TechniqueId::new(15);
 
 /// Capture history: a table indexed by the moving piece, its destination and the captured piece's kind, raised
 /// (with gravity, as the quiet history) when a capture causes a cutoff and lowered for the captures searched before

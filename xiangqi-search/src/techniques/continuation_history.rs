@@ -16,7 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(18);
+pub const ID: TechniqueId = TechniqueId::new(16);
 
 /// Continuation history: a table indexed by a previous move (its piece and destination) and the move considered
 /// (its piece and destination), learnt like the quiet history (a bonus of depth squared to the move that caused

@@ -17,7 +17,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(21);
+pub const ID: TechniqueId = TechniqueId::new(19);
 
 /// Correction history: two tables, indexed by the side to move and a hash of the soldiers' structure, and by the
 /// side to move and a hash of the material ([`crate::FastPaths::structure_keys`]), hold a running average of how

@@ -120,9 +120,8 @@ impl SkipRule {
         history: i32,
         gives_check: impl FnOnce() -> bool,
     ) -> bool {
-        self.history_floor.is_some_and(|floor| {
-            quiet && index > 0 && best > -MATE_BOUND && history < floor && !gives_check()
-        })
+        self.history_floor
+            .is_some_and(|floor| quiet && index > 0 && best > -MATE_BOUND && history < floor && !gives_check())
     }
 
     /// `Some(bound)` when the `index`-th move is skipped: a quiet move that gives no check (`gives_check` is asked

@@ -16,7 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(19);
+pub const ID: TechniqueId = TechniqueId::new(17);
 
 /// History-adjusted late move reductions: a quiet move's reduction falls by one ply for every
 /// [`HistoryReductions::DIVISOR`] of its statistics (its history plus, with `conthist`, its continuation

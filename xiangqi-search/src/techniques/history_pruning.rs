@@ -16,7 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(20);
+pub const ID: TechniqueId = TechniqueId::new(18);
 
 /// Quiet moves skipped for their bad history.
 pub const PRUNES: Counter = Counter::new(ID, 0, "history_prunes", "quiet moves skipped for their bad history");

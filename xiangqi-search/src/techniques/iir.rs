@@ -17,7 +17,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(23);
+pub const ID: TechniqueId = TechniqueId::new(21);
 
 /// Nodes searched a ply shallower for want of a table move.
 pub const REDUCTIONS: Counter =

@@ -17,7 +17,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(22);
+pub const ID: TechniqueId = TechniqueId::new(20);
 
 /// Improving: a node whose static evaluation is above that of the same side's node two plies up (four when that
 /// one was in check) is "improving"; its position is getting better, so pruning it is safer. Without the

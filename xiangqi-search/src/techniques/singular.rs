@@ -18,7 +18,7 @@ pub const TECHNIQUE: Technique = Technique {
 };
 
 /// Its place in the registry.
-pub const ID: TechniqueId = TechniqueId::new(24);
+pub const ID: TechniqueId = TechniqueId::new(22);
 
 /// Table moves found singular and searched a ply deeper.
 pub const EXTENSIONS: Counter =
