@@ -60,12 +60,11 @@ impl CorrectionHistory {
     /// beta]`, its `static_eval` (corrected), whether its best move was a capture.
     #[inline(always)]
     pub fn learns(best: Score, static_eval: Score, alpha0: Score, beta: Score, capture: bool) -> bool {
-        let failed_low = best <= alpha0;
-        let failed_high = best >= beta;
-        !capture
-            && best.abs() < MATE_BOUND
-            && !(failed_low && best >= static_eval)
-            && !(failed_high && best <= static_eval)
+        // A fail-low bounds the value from above: it teaches only when it lies below the evaluation; a
+        // fail-high bounds it from below: it teaches only when it lies above.
+        let upper_ok = best > alpha0 || best < static_eval;
+        let lower_ok = best < beta || best > static_eval;
+        !capture && best.abs() < MATE_BOUND && upper_ok && lower_ok
     }
 
     /// Moves an entry towards the error `diff` (value minus static evaluation) seen at `depth`.
