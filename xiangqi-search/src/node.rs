@@ -14,6 +14,7 @@ use crate::techniques::mate_distance::MateDistance;
 use crate::techniques::razoring::Razoring;
 use crate::techniques::reverse_futility::ReverseFutility;
 use crate::techniques::rules::{self, GameRules};
+use crate::techniques::see_pruning::{self, SeeRule, SeeSkip};
 use crate::techniques::table::{self, Table};
 use smallvec::SmallVec;
 
@@ -239,20 +240,46 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         Ok(static_eval)
     }
 
-    /// What the node's moves may skip (futility and late move pruning), when the variant has them.
+    /// What the node's moves may skip (futility and late move pruning; SEE pruning), when the variant has them.
     #[inline(always)]
-    fn skip_rule(&self, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
-        let on = V::Additions::ENABLED && self.config.has(futility::ID);
-        SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval)
+    fn skip_rule(
+        &self,
+        depth: i32,
+        alpha: Score,
+        pv_node: bool,
+        in_check: bool,
+        static_eval: Score,
+    ) -> (SkipRule, SeeRule) {
+        let additions = V::Additions::ENABLED;
+        let on = additions && self.config.has(futility::ID);
+        let see = SeeRule::new(additions && self.config.has(see_pruning::ID), depth, pv_node, in_check);
+        (SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval), see)
     }
 
-    /// `Some(bound)` when the `index`-th move `m` is skipped without being made (see [`SkipRule::skips`]).
+    /// `Some(bound)` when the `index`-th move `m` is skipped without being made (see [`SkipRule::skips`] and
+    /// [`SeeRule::skips`]).
     #[inline(always)]
-    fn skip_hook(&mut self, rule: &SkipRule, m: G::Move, index: usize, quiet: bool, best: Score) -> Option<Score> {
-        let bound = rule.skips(index, quiet, best, || self.game.gives_check(m))?;
+    fn skip_hook(
+        &mut self,
+        (rule, see): &(SkipRule, SeeRule),
+        m: G::Move,
+        index: usize,
+        quiet: bool,
+        best: Score,
+    ) -> Option<Score> {
         // Pruned without being made: observers see the move announced and never entered.
-        self.stats.bump(futility::PRUNES);
-        Some(bound)
+        if let Some(bound) = rule.skips(index, quiet, best, || self.game.gives_check(m)) {
+            self.stats.bump(futility::PRUNES);
+            return Some(bound);
+        }
+        let game = &self.game;
+        let counter = match see.skips(quiet, best, |t| game.see_ge(m, t), || game.gives_check(m)) {
+            SeeSkip::Keep => return None,
+            SeeSkip::Capture => see_pruning::CAPTURE_PRUNES,
+            SeeSkip::Quiet => see_pruning::QUIET_PRUNES,
+        };
+        self.stats.bump(counter);
+        Some(-INFINITY)
     }
 
     /// After the move is made: notes whether it gives check, and the late move reduction it is searched with.
