@@ -59,7 +59,7 @@ impl Position {
     /// ```
     /// use xiangqi_core::Position;
     /// // The red chariot takes a soldier defended by a horse: it loses a chariot for a soldier.
-    /// let pos = Position::from_fen("3k5/9/9/4n4/9/4p4/9/9/4R4/3K5 w").unwrap();
+    /// let pos = Position::from_fen("3k5/9/9/3n5/9/4p4/9/9/4R4/5K3 w").unwrap();
     /// let m = pos.parse_move("e1e4").unwrap();
     /// assert!(pos.see_ge(m, -850) && !pos.see_ge(m, -849));
     /// assert_eq!(pos.see(m), 100 - 950);
