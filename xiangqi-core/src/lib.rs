@@ -37,6 +37,7 @@ mod position;
 #[cfg(feature = "records")]
 pub mod record;
 pub mod rules;
+mod see;
 mod types;
 mod wxf;
 pub mod zobrist;
@@ -46,4 +47,5 @@ pub use fen::{FenError, Setup, START_FEN};
 pub use game::{Game, GameResult, PlayError, Replay, ReplayMove};
 pub use moves::{Move, MoveSyntaxError};
 pub use position::{can_stand, piece_reach, Error, KingSafety, MoveError, Position, PositionError, Reach, Validation};
+pub use see::{see_value, SEE_VALUES};
 pub use types::{Color, File, ParseSquareError, Piece, PieceKind, Rank, Square};

@@ -626,7 +626,7 @@ impl Position {
     /// attacker is first looked for where it could stand (on the lines of `ksq`, a horse's distance away) before
     /// its attacks are computed.
     #[inline(always)]
-    fn king_attackers_at(&self, ksq: Square, them: Color, mask: Bitboard, occ: &Occupancy) -> Bitboard {
+    pub(crate) fn king_attackers_at(&self, ksq: Square, them: Color, mask: Bitboard, occ: &Occupancy) -> Bitboard {
         let t = self.by_color[them.index()] & mask;
         let k = &self.by_kind;
         let mut out = soldier_attackers(them, ksq) & k[PieceKind::Soldier.index()];

@@ -200,6 +200,14 @@ pub trait FastPaths: GameTree {
         true
     }
 
+    /// Whether the static exchange `m` starts on its destination gains at least `threshold` for the side to move
+    /// (see `xiangqi_core::Position::see_ge`), for SEE pruning. The default answers "yes" (`true`), which only keeps
+    /// such pruning from happening: a game without an exchange evaluation is searched as before.
+    #[inline(always)]
+    fn see_ge(&self, _m: Self::Move, _threshold: Score) -> bool {
+        true
+    }
+
     /// The hash the position will have after `m`, if the game can tell without making it (the search then starts
     /// loading the child's table entry before making the move). `None` by default.
     #[inline(always)]

@@ -19,6 +19,7 @@ use crate::techniques::mate_distance::MateDistance;
 use crate::techniques::razoring::Razoring;
 use crate::techniques::reverse_futility::ReverseFutility;
 use crate::techniques::rules::{self, GameRules};
+use crate::techniques::see_pruning::{self, SeeRule, SeeSkip};
 use crate::techniques::singular::{self, Singular, SingularExtension};
 use crate::techniques::table::{self, Table};
 use crate::tt::TtHit;
@@ -376,7 +377,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         Ok(eval)
     }
 
-    /// What the node's moves may skip (futility and late move pruning), when the variant has them.
+    /// What the node's moves may skip (futility and late move pruning; SEE pruning), when the variant has them.
     #[inline(always)]
     fn skip_rule(
         &self,
@@ -386,28 +387,31 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         in_check: bool,
         static_eval: Score,
         improving: Improving,
-    ) -> SkipRule {
-        let on = V::Additions::ENABLED && self.config.has(futility::ID);
-        let history = V::Additions::ENABLED && self.config.has(history_pruning::ID);
-        SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval)
+    ) -> (SkipRule, SeeRule) {
+        let additions = V::Additions::ENABLED;
+        let on = additions && self.config.has(futility::ID);
+        let history = additions && self.config.has(history_pruning::ID);
+        let see = SeeRule::new(additions && self.config.has(see_pruning::ID), depth, pv_node, in_check);
+        let rule = SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval)
             .late_limit_scaled(|limit| improving.late_limit(limit))
-            .with_history(history && !pv_node && !in_check, depth)
+            .with_history(history && !pv_node && !in_check, depth);
+        (rule, see)
     }
 
     /// `Some(bound)` when the `index`-th move `m` (with the quiet `history` of [`OrderPolicy::quiet_score`]) is
-    /// skipped without being made (see [`SkipRule::skips`]).
+    /// skipped without being made (see [`SkipRule::skips`], [`SkipRule::history_skips`] and [`SeeRule::skips`]).
     #[inline(always)]
     fn skip_hook(
         &mut self,
-        rule: &SkipRule,
+        (rule, see): &(SkipRule, SeeRule),
         m: G::Move,
         index: usize,
         quiet: bool,
         best: Score,
         history: Score,
     ) -> Option<Score> {
+        // Pruned without being made: observers see the move announced and never entered.
         if let Some(bound) = rule.skips(index, quiet, best, || self.game.gives_check(m)) {
-            // Pruned without being made: observers see the move announced and never entered.
             self.stats.bump(futility::PRUNES);
             return Some(bound);
         }
@@ -415,7 +419,14 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             self.stats.bump(history_pruning::PRUNES);
             return Some(-INFINITY);
         }
-        None
+        let game = &self.game;
+        let counter = match see.skips(quiet, best, |t| game.see_ge(m, t), || game.gives_check(m)) {
+            SeeSkip::Keep => return None,
+            SeeSkip::Capture => see_pruning::CAPTURE_PRUNES,
+            SeeSkip::Quiet => see_pruning::QUIET_PRUNES,
+        };
+        self.stats.bump(counter);
+        Some(-INFINITY)
     }
 
     /// After the move is made: notes whether it gives check, and the late move reduction it is searched with.

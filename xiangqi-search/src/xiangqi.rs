@@ -175,6 +175,11 @@ impl FastPaths for Position {
     }
 
     #[inline(always)]
+    fn see_ge(&self, m: Move, threshold: Score) -> bool {
+        Position::see_ge(self, m, threshold)
+    }
+
+    #[inline(always)]
     fn hash_after(&self, m: Move) -> Option<u64> {
         Some(self.key_after(m))
     }

@@ -5,6 +5,7 @@ use crate::game::{FastPaths, GameTree, Score, MAX_PLY};
 use crate::movepick::MovePicker;
 use crate::registry::{Group, Reach, Technique, TechniqueId};
 use crate::techniques::qs_pruning::QsPruning;
+use crate::techniques::qs_see::QsSee;
 
 /// Quiescence's entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -78,13 +79,18 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> S
     let mut picker = MovePicker::new();
     s.game().generate_captures_unchecked(picker.moves_mut());
     let game = s.game();
-    // Hook: the engine's quiescence pruning skips the captures that likely lose material.
-    let prune_losing = QsPruning::on(s);
+    // Hook: the engine's quiescence pruning skips the captures that likely lose material; with quiescence by SEE
+    // on, the static exchange decides instead.
+    let prune_by_see = QsSee::on(s);
+    let prune_losing = !prune_by_see && QsPruning::on(s);
     picker.set_keys(|m| game.capture_key(m));
     let mut exit = Exit::Value;
     while let Some((m, key)) = picker.next_keyed() {
         if prune_losing && QsPruning::skips_rest(s, key, picker.remaining()) {
             break;
+        }
+        if prune_by_see && QsSee::skips(s, m) {
+            continue;
         }
         if !s.game().is_legal_capture(m) {
             continue;

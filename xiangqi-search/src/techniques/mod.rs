@@ -22,6 +22,8 @@
 //! | quiescence pruning | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
 //! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
 //! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
+//! | SEE pruning (not in `engine`) | `see_pruning.rs` | node: skip a move | captures and quiet moves that lose material by static exchange are not searched at shallow depth | Stockfish's step 14, Pikafish |
+//! | quiescence by SEE (not in `engine`) | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
 //!
 //! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
 //! at its hook.
@@ -42,9 +44,11 @@ pub mod improving;
 pub mod late_move_reductions;
 pub mod mate_distance;
 pub mod qs_pruning;
+pub mod qs_see;
 pub mod razoring;
 pub mod reverse_futility;
 pub mod rules;
+pub mod see_pruning;
 pub mod singular;
 pub mod table;
 pub mod verified_null;
@@ -74,6 +78,8 @@ pub const TECHNIQUES: &[&Technique] = &[
     &improving::TECHNIQUE,
     &iir::TECHNIQUE,
     &singular::TECHNIQUE,
+    &see_pruning::TECHNIQUE,
+    &qs_see::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).
