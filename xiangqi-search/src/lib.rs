@@ -83,6 +83,7 @@ mod memory;
 pub mod movepick;
 mod node;
 pub mod options;
+pub mod params;
 pub mod policy;
 pub mod record;
 pub mod registry;
@@ -106,6 +107,7 @@ pub use handle::{GoMode, Info, Listener, SearchHandle, Stopper};
 pub use history::OrderState;
 pub use limits::{Clock, Limits, Signals};
 pub use memory::SearchMemory;
+pub use params::{Param, ParamError, Params};
 pub use policy::{Additions, EngineAdditions, Exit, NoAdditions, NodeKind, NullNode, Observer, Silent};
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
@@ -117,7 +119,7 @@ pub use run::RunSetup;
 pub use searcher::Searcher;
 pub use smp::{search_smp, search_smp_remembering, SearchPool, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
-pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
+pub use techniques::late_move_reductions::{lmr_reduction, lmr_reduction_with, LmrTable};
 pub use techniques::verified_null::{ChosenNull, VerifiedNullMove};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, parts, VariantError, VariantSpec, PRESETS};

@@ -243,7 +243,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     #[inline(always)]
     fn skip_rule(&self, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
         let on = V::Additions::ENABLED && self.config.has(futility::ID);
-        SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval)
+        SkipRule::new(on, &self.params, depth, alpha, pv_node, in_check, static_eval)
     }
 
     /// `Some(bound)` when the `index`-th move `m` is skipped without being made (see [`SkipRule::skips`]).
