@@ -333,7 +333,14 @@ pub fn parse_position_with(words: &[&str], validation: Validation) -> Result<Pos
 
 /// Runs the UCI loop on standard input and output.
 pub fn run_stdio() {
+    run_stdio_with(xiangqi_search::Params::default());
+}
+
+/// Runs the UCI loop on standard input and output, searching with the tunable numbers `params` (a parameter file
+/// given on the command line) until options change them.
+pub fn run_stdio_with(params: xiangqi_search::Params) {
     let mut uci = Uci::new(Output::new(std::io::stdout()));
+    uci.engine.set_params(params);
     uci.run(std::io::stdin().lock());
 }
 
