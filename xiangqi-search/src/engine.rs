@@ -337,7 +337,7 @@ where
             self.settings.variant = text.clone();
         } else if name == options::PARAM_FILE.name {
             let OptionValue::Text(path) = value else { return Err(format!("option {name} needs a file name")) };
-            if !path.trim().is_empty() {
+            if !path.trim().is_empty() && path.trim() != "<empty>" {
                 self.params = self.params.load(std::path::Path::new(path.trim())).map_err(|e| e.to_string())?;
                 return Ok(Some(format!("parameters from {}", path.trim())));
             }

@@ -23,8 +23,8 @@
 //! a concrete evaluator: it is given one, or a function that builds one per thread.
 //!
 //! The playing engine in a few lines: [`SearchEngine`] holds the [`Engine`] composition, the transposition table,
-//! the Lazy SMP threads, the move-ordering memory of a game, the evaluator's source and the options ([`options`]),
-//! with time management from a [`Clock`]; `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental,
+//! the Lazy SMP threads, the move-ordering memory of a game, the evaluator's source, the options ([`options`]) and
+//! the techniques' tunable numbers ([`params`]: the compiled defaults, or a parameter file), with time management from a [`Clock`]; `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental,
 //! cached). [`SearchEngine::go`] returns a [`SearchHandle`] at once: reports as the search deepens, a stop from any
 //! thread, the result.
 //!

@@ -67,12 +67,13 @@ pub const VARIANT: OptionDecl = OptionDecl {
 };
 
 /// `ParamFile`: a parameter file (`name = value` lines, [`crate::params`]) whose values the search takes; a file
-/// that cannot be read or has an error changes nothing. Listed, with one spin option per tunable parameter, after
+/// that cannot be read or has an error changes nothing; `<empty>` (the default, as Stockfish writes an empty string
+/// option) or an empty value loads none. Listed, with one spin option per tunable parameter, after
 /// the evaluator's options.
 pub const PARAM_FILE: OptionDecl = OptionDecl {
     name: "ParamFile",
     ucci: None,
-    kind: OptionKind::Text { default: "" },
+    kind: OptionKind::Text { default: "<empty>" },
     doc: "A file of tuned search parameters (`name = value` lines); empty for none.",
 };
 

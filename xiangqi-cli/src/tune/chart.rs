@@ -40,6 +40,7 @@ pub(super) fn chart(path: &Path, params: &[Tuned], history: &[Vec<f64>], tc: &st
             .x_labels(6)
             .y_labels(6)
             .x_label_formatter(&|x: &f64| format!("{x:.0}"))
+            .y_label_formatter(&|y: &f64| if hi - lo >= 5.0 { format!("{y:.0}") } else { format!("{y:.1}") })
             .label_style(("sans-serif", 12))
             .draw()
             .map_err(|e| fail(&e))?;

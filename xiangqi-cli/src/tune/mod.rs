@@ -11,8 +11,8 @@
 //! runner of `xiangqi-match` (UCI engines with each parameter set as an option), at `--nodes` or `--movetime` a
 //! move, and moves theta by the pair's result ([`spsa`] has the arithmetic and its source). Game pair `k` starts
 //! from opening `k % 12` of the set followed by `--random-plies` quiet moves chosen by `k`, as `xiangqi ablate`'s
-//! games do. With `--concurrency N`, `ceil(N / 2)` iterations are played at once from the same theta (as
-//! fishtest's workers do) and their updates applied in order.
+//! games do. With `--concurrency N` (at least 2), `N / 2` iterations are played at once from the same theta (as
+//! fishtest's workers do), each pair's two games side by side, and their updates applied in order.
 //!
 //! The run's state (its settings, the iterations done, theta and its history, each pair's result) is a JSON file
 //! (`--state`), written after each round of iterations under a temporary name and renamed over the old one; the
@@ -53,7 +53,7 @@ pub struct TuneArgs {
     /// Milliseconds a move.
     #[arg(long)]
     movetime: Option<u64>,
-    /// Games played at the same time (ceil(N/2) iterations at once).
+    /// Games played at the same time (from 2 on: N/2 iterations at once, each pair's games side by side).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
     /// The run's state (JSON), written after each round and read again to resume.
@@ -313,7 +313,7 @@ pub fn run(args: &TuneArgs) -> CmdResult {
             std::env::current_exe().map_err(|e| format!("cannot find this program to run as the engines: {e}"))?;
         let program = program.to_string_lossy().into_owned();
         let start = Instant::now();
-        let per_round = args.concurrency.div_ceil(2) as u64;
+        let per_round = (args.concurrency / 2).max(1) as u64;
         let stop_at = args.max_iterations.map_or(state.iterations, |m| (state.iteration + m).min(state.iterations));
         while state.iteration < stop_at {
             let first = state.iteration;

@@ -378,6 +378,14 @@ mod tests {
     fn uci_and_ucci_list_every_option_as_before() {
         let uci = session(&["uci".to_owned()]);
         let id = format!("id name {ENGINE_NAME}");
+        // After the engine's and the evaluator's options: one spin per tunable parameter, then `uciok`.
+        let tunable: Vec<String> = xiangqi_search::params::PARAMS
+            .iter()
+            .map(|p| format!("option name {} type spin default {} min {} max {}", p.name, p.default, p.min, p.max))
+            .chain(["uciok".to_owned()])
+            .collect();
+        let (uci, rest) = uci.split_at(uci.len() - tunable.len());
+        assert_eq!(rest, tunable);
         assert_eq!(
             uci,
             [
@@ -393,7 +401,7 @@ mod tests {
                 "option name Variant type string default engine",
                 "option name Use NNUE type check default true",
                 "option name EvalFile type string default <embedded>",
-                "uciok",
+                "option name ParamFile type string default <empty>",
             ]
         );
         let ucci = session(&["ucci".to_owned()]);
