@@ -1,5 +1,5 @@
 //! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, bench, match, ablate,
-//! datagen, serve, uci and show.
+//! datagen, tune, serve, uci and show.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -21,6 +21,7 @@ mod records;
 mod search;
 mod serve;
 mod tree;
+mod tune;
 
 #[derive(Parser)]
 #[command(name = "xiangqi", version, about = "A xiangqi (Chinese chess) toolkit: rules, perft, evaluation and search.")]
@@ -96,6 +97,9 @@ enum Command {
         /// The evaluator.
         #[command(flatten)]
         eval: evalopt::EvalOpts,
+        /// Tuned search parameters.
+        #[command(flatten)]
+        params: evalopt::ParamOpts,
     },
     /// Generate training data for the neural evaluation from the engine's games against itself.
     Datagen(datagen::DatagenArgs),
@@ -104,10 +108,17 @@ enum Command {
     /// What each technique of a variant is worth: nodes to a fixed depth and Elo in games, one taken away (or added)
     /// at a time.
     Ablate(ablate::AblateArgs),
+    /// Tune the search's parameters by SPSA in games (as fishtest does): resumable, writes the tuned values and
+    /// a chart of each parameter's path.
+    Tune(tune::TuneArgs),
     /// Serve the engine in the browser: play, analyse, review games and watch the search (one page, one WebSocket).
     Serve(serve::ServeArgs),
     /// Speak UCI on standard input and output (also what the binary does without arguments).
-    Uci,
+    Uci {
+        /// Tuned search parameters.
+        #[command(flatten)]
+        params: evalopt::ParamOpts,
+    },
     /// Draw the board in the terminal.
     Show {
         /// Position (default: the start position).
@@ -137,10 +148,18 @@ fn main() -> ExitCode {
         Some(Command::Ablate(args)) => ablate::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
-        Some(Command::Bench { depth, hash, threads, variant, json, eval }) => {
-            bench(depth, hash as usize, threads as usize, &variant, json, &eval)
+        Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Bench { depth, hash, threads, variant, json, eval, params }) => {
+            bench(depth, hash as usize, threads as usize, &variant, json, &eval, &params)
         }
-        Some(Command::Uci) | None => {
+        Some(Command::Uci { params }) => match params.params() {
+            Ok(params) => {
+                xiangqi_cli::uci::run_stdio_with(params);
+                Ok(())
+            }
+            Err(e) => Err(e.into()),
+        },
+        None => {
             xiangqi_cli::uci::run_stdio();
             Ok(())
         }
@@ -277,12 +296,21 @@ fn perft(fen: &str, depth: u32, threads: usize, show_divide: bool, bulk: bool, j
     Ok(())
 }
 
-fn bench(depth: u32, hash: usize, threads: usize, variant: &str, json: bool, eval: &evalopt::EvalOpts) -> CmdResult {
+fn bench(
+    depth: u32,
+    hash: usize,
+    threads: usize,
+    variant: &str,
+    json: bool,
+    eval: &evalopt::EvalOpts,
+    params: &evalopt::ParamOpts,
+) -> CmdResult {
     let spec: xiangqi_search::VariantConfig =
         variant.parse().map_err(|e: xiangqi_search::VariantError| UsageError::value("variant", variant, e))?;
     let choice = eval.choice()?;
-    let r =
-        xiangqi_search::bench::bench(&spec, depth, hash, threads, |p: &xiangqi_core::Position| choice.for_search(p))?;
+    let params = params.params()?;
+    let make_eval = |p: &xiangqi_core::Position| choice.for_search(p);
+    let r = xiangqi_search::bench::bench_with_params(&spec, &params, depth, hash, threads, make_eval)?;
     let secs = r.elapsed.as_secs_f64();
     let nps = if secs > 0.0 { (r.total as f64 / secs) as u64 } else { 0 };
     let mut out = std::io::stdout().lock();

@@ -51,6 +51,9 @@ pub struct SearchArgs {
     /// The evaluator.
     #[command(flatten)]
     pub eval: crate::evalopt::EvalOpts,
+    /// Tuned search parameters.
+    #[command(flatten)]
+    pub params: crate::evalopt::ParamOpts,
 }
 
 /// Arguments of `xiangqi compare`.
@@ -151,6 +154,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     let pos = parse_fen(&args.fen)?;
     let spec = parse_variant("variant", &args.variant)?;
     let choice = args.eval.choice()?;
+    let params = args.params.params()?;
     let eval_text = choice.describe();
     let limits = Limits {
         depth: if args.nodes.is_none() && args.movetime.is_none() { Some(args.depth.unwrap_or(4)) } else { None },
@@ -162,6 +166,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
     };
     let mut engine = SearchEngine::new(choice)?;
     engine.set_variant(spec);
+    engine.set_params(params);
     engine.set_hash(args.hash as usize)?;
     engine.set_threads(args.threads as usize)?;
     engine.set_multipv(args.multipv as usize);

@@ -186,6 +186,10 @@ impl OptionDecl {
     /// assert_eq!(hash.parse("Hash", Some("64")), Ok(OptionValue::Spin(64)));
     /// assert_eq!(hash.parse("Hash", Some("0")).unwrap_err(), "option Hash: \"0\" is not a number from 1 to 32768");
     /// assert_eq!(hash.parse("Hash", None).unwrap_err(), "option Hash needs a value");
+    /// assert!(hash.parse("Hash", Some("-1")).is_err());
+    /// let signed = OptionDecl { name: "Margin", ucci: None, kind: OptionKind::Spin { default: 0, min: -64, max: 64 }, doc: "" };
+    /// assert_eq!(signed.parse("Margin", Some("-4")), Ok(OptionValue::Spin(-4)));
+    /// assert!(signed.parse("Margin", Some("-65")).is_err() && signed.parse("Margin", Some("-+4")).is_err());
     /// ```
     ///
     /// # Errors
@@ -206,8 +210,16 @@ impl OptionDecl {
                 "false" => Ok(OptionValue::Check(false)),
                 _ => Err(format!("option {shown}: {:?} is not true or false", clip(v))),
             },
-            OptionKind::Spin { min, max, .. } => match v.parse::<u64>() {
-                Ok(n) if n <= i64::MAX as u64 && (min..=max).contains(&(n as i64)) => Ok(OptionValue::Spin(n as i64)),
+            // A whole number, with a minus sign for a range below 0 (one sign at most).
+            OptionKind::Spin { min, max, .. } => match v.strip_prefix('-').unwrap_or(v).parse::<u64>() {
+                Ok(n) if n <= i64::MAX as u64 && !v.starts_with("-+") => {
+                    let n = if v.starts_with('-') { -(n as i64) } else { n as i64 };
+                    if (min..=max).contains(&n) {
+                        Ok(OptionValue::Spin(n))
+                    } else {
+                        Err(format!("option {shown}: {:?} is not a number from {min} to {max}", clip(v)))
+                    }
+                }
                 _ => Err(format!("option {shown}: {:?} is not a number from {min} to {max}", clip(v))),
             },
             OptionKind::Combo { choices, .. } => match choices.iter().find(|c| c.eq_ignore_ascii_case(v)) {

@@ -5,6 +5,7 @@
 use crate::config::VariantConfig;
 use crate::game::Evaluator;
 use crate::limits::Limits;
+use crate::params::Params;
 use crate::{EngineError, SearchEngine};
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;
@@ -66,8 +67,24 @@ pub fn bench<E: Evaluator + Send>(
     threads: usize,
     make_eval: impl Fn(&Position) -> E + Sync,
 ) -> Result<BenchResult, EngineError> {
+    bench_with_params(variant, &Params::default(), depth, hash_mb, threads, make_eval)
+}
+
+/// [`bench`] with the tunable numbers `params` ([`crate::params`]) instead of the compiled defaults.
+///
+/// # Errors
+/// When the table or the threads cannot be had.
+pub fn bench_with_params<E: Evaluator + Send>(
+    variant: &VariantConfig,
+    params: &Params,
+    depth: u32,
+    hash_mb: usize,
+    threads: usize,
+    make_eval: impl Fn(&Position) -> E + Sync,
+) -> Result<BenchResult, EngineError> {
     let mut engine = SearchEngine::new(make_eval)?;
     engine.set_variant(*variant);
+    engine.set_params(*params);
     engine.set_hash(hash_mb)?;
     engine.set_threads(threads)?;
     // Faulted in before the clock starts: bench measures the search, not the operating system.

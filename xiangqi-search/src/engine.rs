@@ -11,6 +11,7 @@ use crate::handle::{Control, GoMode, Info, Listener, MarkDone, SearchHandle};
 use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
 use crate::options::{self, EngineSettings, OptionDecl, OptionValue, ENGINE_OPTIONS};
+use crate::params::{self, Params};
 use crate::run::RunSetup;
 use crate::smp::SearchPool;
 use crate::stats::SearchResult;
@@ -70,6 +71,7 @@ pub enum EngineError {
 /// ```
 pub struct SearchEngine<S, G = Position> {
     variant: VariantConfig,
+    params: Params,
     settings: EngineSettings,
     tt: Arc<TranspositionTable>,
     pool: Arc<SearchPool>,
@@ -107,6 +109,7 @@ where
         let settings = EngineSettings::default();
         Ok(SearchEngine {
             variant: settings.variant.parse().expect("the engine variant parses"),
+            params: Params::default(),
             tt: Arc::new(TranspositionTable::try_new(settings.hash_mb)?),
             pool: Arc::new(SearchPool::new(settings.threads)?),
             memory: Arc::new(SearchMemory::new()),
@@ -134,15 +137,24 @@ where
         self.stop_last();
         let (variant, limits) = (self.variant, &self.playing_limits(limits.clone()));
         let source = &*self.source;
+        let setup = self.run_setup();
         if self.pool.threads() == 1 && !limits.iterative() {
-            let setup =
-                RunSetup { tt: Some(self.tt.clone()), memory: Some(self.memory.clone()), ..RunSetup::default() };
             return self
                 .pool
                 .run(|| variant.run_with(game.clone(), source.for_search(game), limits, &setup, on_iteration));
         }
         let make_eval = |g: &G| source.for_search(g);
-        self.pool.search(&variant, game, make_eval, limits, self.tt.clone(), Some(self.memory.clone()), on_iteration)
+        self.pool.search_in(&variant, game, make_eval, limits, &setup, on_iteration)
+    }
+
+    /// What every search thread is given: the table, the ordering's memory and the tunable parameters.
+    fn run_setup(&self) -> RunSetup {
+        RunSetup {
+            tt: Some(self.tt.clone()),
+            memory: Some(self.memory.clone()),
+            params: self.params,
+            ..RunSetup::default()
+        }
     }
 
     /// Stops the last search started with `go` if it still runs, and waits until it no longer uses the threads.
@@ -181,6 +193,16 @@ where
     pub fn set_variant(&mut self, variant: VariantConfig) {
         self.settings.variant = variant.to_string();
         self.variant = variant;
+    }
+
+    /// Searches with the tunable numbers `params` ([`crate::params`]; a new engine has the compiled defaults).
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+    }
+
+    /// The tunable numbers searched with.
+    pub fn params(&self) -> &Params {
+        &self.params
     }
 
     /// A new, empty table of `mb` megabytes, faulted in on a background thread; on an error the old table is kept.
@@ -242,9 +264,11 @@ where
         &self.settings
     }
 
-    /// Every option, in the order UCI lists them: the engine's ([`ENGINE_OPTIONS`]), then the evaluator's.
+    /// Every option, in the order UCI lists them: the engine's ([`ENGINE_OPTIONS`]), the evaluator's, then
+    /// [`options::PARAM_FILE`] and one spin option per tunable parameter ([`params::PARAMS`]).
     pub fn options(&self) -> Vec<OptionDecl> {
-        ENGINE_OPTIONS.iter().chain(self.source.options()).copied().collect()
+        let tunable = std::iter::once(options::PARAM_FILE).chain(params::PARAMS.iter().map(|p| p.option()));
+        ENGINE_OPTIONS.iter().chain(self.source.options()).copied().chain(tunable).collect()
     }
 
     /// The option of UCI name `name` (without regard to case).
@@ -311,6 +335,14 @@ where
             let OptionValue::Text(text) = value else { return Err(format!("option {name} needs a variant")) };
             self.variant = text.parse::<VariantConfig>().map_err(|e| e.to_string())?;
             self.settings.variant = text.clone();
+        } else if name == options::PARAM_FILE.name {
+            let OptionValue::Text(path) = value else { return Err(format!("option {name} needs a file name")) };
+            if !path.trim().is_empty() && path.trim() != "<empty>" {
+                self.params = self.params.load(std::path::Path::new(path.trim())).map_err(|e| e.to_string())?;
+                return Ok(Some(format!("parameters from {}", path.trim())));
+            }
+        } else if let Some(p) = params::find(name) {
+            self.params.set(p.name, spin()?).map_err(|e| e.to_string())?;
         } else if self.source.options().iter().any(|o| o.name == name) {
             let mut source = (*self.source).clone();
             let said = source.set_option(name, value)?;
@@ -360,7 +392,7 @@ where
         let limits =
             Limits { signals: Some(signals), iterative: true, start: Some(start), ..self.playing_limits(limits) };
         let (variant, game, pool) = (self.variant, game.clone(), self.pool.clone());
-        let (tt, memory, source) = (self.tt.clone(), self.memory.clone(), self.source.clone());
+        let (tt, source, setup) = (self.tt.clone(), self.source.clone(), self.run_setup());
         let ctl = control.clone();
         self.last = Some(control.clone());
         let thread = std::thread::Builder::new().name("search-control".to_owned()).spawn(move || {
@@ -371,7 +403,7 @@ where
                 let info = Info { result: r.clone(), nodes, elapsed: start.elapsed(), hashfull: tt.hashfull() };
                 listener.iteration(&info);
             };
-            let result = pool.search(&variant, &game, make_eval, &limits, tt.clone(), Some(memory), report);
+            let result = pool.search_in(&variant, &game, make_eval, &limits, &setup, report);
             ctl.hold_then_finish(mode);
             listener.finished(&result);
             result

@@ -23,8 +23,8 @@
 //! a concrete evaluator: it is given one, or a function that builds one per thread.
 //!
 //! The playing engine in a few lines: [`SearchEngine`] holds the [`Engine`] composition, the transposition table,
-//! the Lazy SMP threads, the move-ordering memory of a game, the evaluator's source and the options ([`options`]),
-//! with time management from a [`Clock`]; `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental,
+//! the Lazy SMP threads, the move-ordering memory of a game, the evaluator's source, the options ([`options`]) and
+//! the techniques' tunable numbers ([`params`]: the compiled defaults, or a parameter file), with time management from a [`Clock`]; `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental,
 //! cached). [`SearchEngine::go`] returns a [`SearchHandle`] at once: reports as the search deepens, a stop from any
 //! thread, the result.
 //!
@@ -83,6 +83,7 @@ mod memory;
 pub mod movepick;
 mod node;
 pub mod options;
+pub mod params;
 pub mod policy;
 pub mod record;
 pub mod registry;
@@ -106,6 +107,7 @@ pub use handle::{GoMode, Info, Listener, SearchHandle, Stopper};
 pub use history::OrderState;
 pub use limits::{Clock, Limits, Signals};
 pub use memory::SearchMemory;
+pub use params::{Param, ParamError, Params};
 pub use policy::{Additions, EngineAdditions, Exit, NoAdditions, NodeKind, NullNode, Observer, Silent};
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
@@ -117,7 +119,7 @@ pub use run::RunSetup;
 pub use searcher::Searcher;
 pub use smp::{search_smp, search_smp_remembering, SearchPool, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
-pub use techniques::late_move_reductions::{lmr_reduction, LmrTable};
+pub use techniques::late_move_reductions::{lmr_reduction, lmr_reduction_with, LmrTable};
 pub use techniques::verified_null::{ChosenNull, VerifiedNullMove};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use variants::{available, parts, VariantError, VariantSpec, PRESETS};

@@ -392,7 +392,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let on = additions && self.config.has(futility::ID);
         let history = additions && self.config.has(history_pruning::ID);
         let see = SeeRule::new(additions && self.config.has(see_pruning::ID), depth, pv_node, in_check);
-        let rule = SkipRule::new(on, depth, alpha, pv_node, in_check, static_eval)
+        let rule = SkipRule::new(on, &self.params, depth, alpha, pv_node, in_check, static_eval)
             .late_limit_scaled(|limit| improving.late_limit(limit))
             .with_history(history && !pv_node && !in_check, depth);
         (rule, see)

@@ -66,6 +66,17 @@ pub const VARIANT: OptionDecl = OptionDecl {
     doc: "The search variant: a preset or techniques joined with '+' (`xiangqi search --list`).",
 };
 
+/// `ParamFile`: a parameter file (`name = value` lines, [`crate::params`]) whose values the search takes; a file
+/// that cannot be read or has an error changes nothing; `<empty>` (the default, as Stockfish writes an empty string
+/// option) or an empty value loads none. Listed, with one spin option per tunable parameter, after
+/// the evaluator's options.
+pub const PARAM_FILE: OptionDecl = OptionDecl {
+    name: "ParamFile",
+    ucci: None,
+    kind: OptionKind::Text { default: "<empty>" },
+    doc: "A file of tuned search parameters (`name = value` lines); empty for none.",
+};
+
 /// The engine's own options, in the order UCI lists them; the evaluator's follow.
 pub const ENGINE_OPTIONS: [OptionDecl; 8] =
     [HASH, THREADS, MULTIPV, CLEAR_HASH, MOVE_OVERHEAD, PONDER, LENIENT, VARIANT];

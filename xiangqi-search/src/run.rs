@@ -34,6 +34,7 @@ fn run_variant<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>, V: Varian
 ) -> (SearchResult<G::Move>, W) {
     let mut s = Box::new(Searcher::<G, E, V, W>::new(game, eval).with_config(config));
     s.depth_offset = setup.depth_offset;
+    s.set_params(&setup.params);
     if V::Additions::ENABLED {
         s.set_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
     }
@@ -60,6 +61,8 @@ pub struct RunSetup {
     /// How many iterations deeper than the first this thread starts when deepening (Lazy SMP's helpers start
     /// some deeper than the main thread).
     pub depth_offset: u32,
+    /// The techniques' tunable numbers ([`crate::params`]; the compiled defaults by default).
+    pub params: crate::params::Params,
 }
 
 impl VariantConfig {

@@ -5,6 +5,7 @@ use crate::config::VariantConfig;
 use crate::game::{mate_moves, Evaluator, FastPaths, MoveBuf, Score, INFINITY, MAX_PLY};
 use crate::limits::Limits;
 use crate::movepick::OrderPolicy;
+use crate::params::Params;
 use crate::policy::{Additions, Form, NodeKind, Observer, Search, Silent, Variant};
 use crate::stats::{Line, SearchResult, Stats};
 use crate::techniques::aspiration::{self, Aspiration};
@@ -46,6 +47,8 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     pub(crate) excluded_at: Vec<u16>,
     pub(crate) excluded: SmallVec<[G::Move; 8]>,
     pub(crate) lmr: LmrTable,
+    /// The techniques' tunable numbers ([`crate::params`]); `lmr` is built from them.
+    pub(crate) params: Params,
     pub(crate) limits: Limits,
     pub(crate) start: Instant,
     pub(crate) reported_nodes: u64,
@@ -79,6 +82,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             excluded_at: vec![0; MAX_PLY + 2],
             excluded: SmallVec::new(),
             lmr: LmrTable::default(),
+            params: Params::default(),
             limits: Limits::default(),
             start: Instant::now(),
             reported_nodes: 0,
@@ -105,6 +109,15 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     pub fn with_config(mut self, config: VariantConfig) -> Self {
         self.config = config;
         self
+    }
+
+    /// Searches with the tunable numbers `params` (a new searcher has the compiled defaults); the tables built
+    /// from them are rebuilt when they change.
+    pub fn set_params(&mut self, params: &Params) {
+        if *params != self.params {
+            self.params = *params;
+            self.lmr = LmrTable::new(params);
+        }
     }
 
     /// The variant as chosen at run time (see [`Searcher::with_config`]).
@@ -229,17 +242,16 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// aspiration technique's hook: [`Aspiration::window`] and [`Aspiration::widen`]).
     fn aspiration_root(&mut self, depth: i32, previous: Option<Score>) -> Score {
         let aspire = V::Additions::ENABLED && !V::Form::two_sided(&self.config);
-        let Some((mut alpha, mut beta)) = aspire.then(|| Aspiration::window(&self.config, depth, previous)).flatten()
-        else {
+        let window = aspire.then(|| Aspiration::window(&self.config, &self.params, depth, previous)).flatten();
+        let Some((mut alpha, mut beta, mut delta)) = window else {
             return self.root(depth, -INFINITY, INFINITY);
         };
-        let mut delta = Aspiration::WINDOW;
         loop {
             let score = self.root(depth, alpha, beta);
             if self.stopped {
                 return score;
             }
-            if !Aspiration::widen(score, &mut alpha, &mut beta, &mut delta) {
+            if !Aspiration::widen(&self.params, score, &mut alpha, &mut beta, &mut delta) {
                 return score;
             }
             self.stats.bump(aspiration::FAILS);
@@ -388,6 +400,11 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
     #[inline(always)]
     fn config(&self) -> &VariantConfig {
         &self.config
+    }
+
+    #[inline(always)]
+    fn params(&self) -> &Params {
+        &self.params
     }
 
     #[inline(always)]

@@ -135,6 +135,27 @@ impl SearchPool {
         G::Move: Send,
         E: Evaluator<G, G::Move> + Send,
     {
+        let setup = RunSetup { tt: Some(tt), memory, ..RunSetup::default() };
+        self.search_in(variant, game, make_eval, limits, &setup, on_iteration)
+    }
+
+    /// [`SearchPool::search`] with the table, the ordering's memory and the tunable parameters of `setup` (its
+    /// `thread` and `depth_offset` are set for each thread; without a table each thread makes a small one of its
+    /// own, so give one).
+    pub fn search_in<G, E>(
+        &self,
+        variant: &VariantConfig,
+        game: &G,
+        make_eval: impl Fn(&G) -> E + Sync,
+        limits: &Limits,
+        setup: &RunSetup,
+        on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
+    ) -> SearchResult<G::Move>
+    where
+        G: FastPaths + Clone + Send + Sync,
+        G::Move: Send,
+        E: Evaluator<G, G::Move> + Send,
+    {
         let signals = limits.signals.clone().unwrap_or_else(|| Arc::new(Signals::default()));
         let limits = Limits { signals: Some(signals.clone()), iterative: true, ..limits.clone() };
         // Helpers search until the main thread is done.
@@ -144,15 +165,14 @@ impl SearchPool {
         let mut result = self.pool.scope(|scope| {
             for i in 1..self.threads {
                 let (g, e) = (game.clone(), make_eval(game));
-                let setup =
-                    RunSetup { tt: Some(tt.clone()), memory: memory.clone(), thread: i, depth_offset: (i % 2) as u32 };
+                let setup = RunSetup { thread: i, depth_offset: (i % 2) as u32, ..setup.clone() };
                 let (helper_limits, helper_stats) = (&helper_limits, &helper_stats);
                 scope.spawn(move |_| {
                     let r = variant.run_with(g, e, helper_limits, &setup, |_| {});
                     helper_stats.lock().unwrap_or_else(|e| e.into_inner()).push(r.stats);
                 });
             }
-            let main_setup = RunSetup { tt: Some(tt.clone()), memory: memory.clone(), thread: 0, depth_offset: 0 };
+            let main_setup = RunSetup { thread: 0, depth_offset: 0, ..setup.clone() };
             let result = variant.run_with(game.clone(), make_eval(game), &limits, &main_setup, on_iteration);
             signals.stop.store(true, Ordering::Relaxed);
             result

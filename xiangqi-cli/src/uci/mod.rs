@@ -56,7 +56,7 @@ pub mod ucci;
 pub use go::{Go, GO_WORDS, MAX_GO_DEPTH, MAX_GO_MATE, MAX_UCI_PERFT};
 pub use options::{ucci_line, uci_line};
 pub use output::{uci_score, Output};
-pub use session::{parse_position, parse_position_with, run_stdio, Uci, ENGINE_NAME};
+pub use session::{parse_position, parse_position_with, run_stdio, run_stdio_with, Uci, ENGINE_NAME};
 pub use ucci::parse_ucci_go;
 
 /// The variant the engine plays with by default (the `Variant` option's default).

@@ -333,7 +333,14 @@ pub fn parse_position_with(words: &[&str], validation: Validation) -> Result<Pos
 
 /// Runs the UCI loop on standard input and output.
 pub fn run_stdio() {
+    run_stdio_with(xiangqi_search::Params::default());
+}
+
+/// Runs the UCI loop on standard input and output, searching with the tunable numbers `params` (a parameter file
+/// given on the command line) until options change them.
+pub fn run_stdio_with(params: xiangqi_search::Params) {
     let mut uci = Uci::new(Output::new(std::io::stdout()));
+    uci.engine.set_params(params);
     uci.run(std::io::stdin().lock());
 }
 
@@ -371,6 +378,14 @@ mod tests {
     fn uci_and_ucci_list_every_option_as_before() {
         let uci = session(&["uci".to_owned()]);
         let id = format!("id name {ENGINE_NAME}");
+        // After the engine's and the evaluator's options: one spin per tunable parameter, then `uciok`.
+        let tunable: Vec<String> = xiangqi_search::params::PARAMS
+            .iter()
+            .map(|p| format!("option name {} type spin default {} min {} max {}", p.name, p.default, p.min, p.max))
+            .chain(["uciok".to_owned()])
+            .collect();
+        let (uci, rest) = uci.split_at(uci.len() - tunable.len());
+        assert_eq!(rest, tunable);
         assert_eq!(
             uci,
             [
@@ -386,7 +401,7 @@ mod tests {
                 "option name Variant type string default engine",
                 "option name Use NNUE type check default true",
                 "option name EvalFile type string default <embedded>",
-                "uciok",
+                "option name ParamFile type string default <empty>",
             ]
         );
         let ucci = session(&["ucci".to_owned()]);

@@ -71,6 +71,8 @@ pub trait Search {
     fn game(&self) -> &Self::G;
     /// The variant as chosen at run time: the techniques switched on, the form (for the dynamic policies).
     fn config(&self) -> &VariantConfig;
+    /// The techniques' tunable numbers ([`crate::params`]).
+    fn params(&self) -> &crate::params::Params;
     /// The counters.
     fn stats(&mut self) -> &mut Stats;
     /// The observer.

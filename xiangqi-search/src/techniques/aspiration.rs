@@ -2,6 +2,7 @@
 
 use crate::config::VariantConfig;
 use crate::game::{Score, INFINITY, MATE_BOUND};
+use crate::params::{Param, Params};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -32,28 +33,38 @@ pub struct Aspiration;
 
 impl Aspiration {
     /// The first window's half-width.
-    pub const WINDOW: Score = 40;
+    pub const WINDOW: Param =
+        Param::new(ID, 0, "AspWindow", 40, 1, 500, 4.0, "Aspiration: the first window's half-width.");
     /// The first iteration searched in a window.
-    pub const MIN_DEPTH: i32 = 4;
+    pub const MIN_DEPTH: Param =
+        Param::new(ID, 1, "AspMinDepth", 4, 1, 32, 0.5, "Aspiration: the first depth in a window.");
     /// The width past which the window opens fully.
-    pub const GIVE_UP: Score = 1000;
+    pub const GIVE_UP: Param =
+        Param::new(ID, 2, "AspGiveUp", 1000, 50, 10000, 50.0, "Aspiration: the width past which the window opens.");
 
     /// The first window of the iteration at `depth` after one that scored `previous`, `None` for the full window
-    /// (the technique off, too shallow, no previous score or a mate score).
+    /// (the technique off, too shallow, no previous score or a mate score); its half-width is the returned
+    /// `delta`.
     #[inline]
-    pub fn window(config: &VariantConfig, depth: i32, previous: Option<Score>) -> Option<(Score, Score)> {
-        if !config.has(ID) || depth < Self::MIN_DEPTH {
+    pub fn window(
+        config: &VariantConfig,
+        p: &Params,
+        depth: i32,
+        previous: Option<Score>,
+    ) -> Option<(Score, Score, Score)> {
+        if !config.has(ID) || depth < p.get(Self::MIN_DEPTH) {
             return None;
         }
         let prev = previous.filter(|p| p.abs() < MATE_BOUND)?;
-        Some(((prev - Self::WINDOW).max(-INFINITY), (prev + Self::WINDOW).min(INFINITY)))
+        let w = p.get(Self::WINDOW);
+        Some(((prev - w).max(-INFINITY), (prev + w).min(INFINITY), w))
     }
 
     /// After a search of `[alpha, beta]` that returned `score`: `false` when the score is inside the window (the
     /// iteration is done), else `true` with the window widened on the side that failed and `delta` (the width)
-    /// doubled.
+    /// doubled; past `p`'s [`Aspiration::GIVE_UP`] the window opens fully.
     #[inline]
-    pub fn widen(score: Score, alpha: &mut Score, beta: &mut Score, delta: &mut Score) -> bool {
+    pub fn widen(p: &Params, score: Score, alpha: &mut Score, beta: &mut Score, delta: &mut Score) -> bool {
         if score <= *alpha && *alpha > -INFINITY {
             *alpha = (score - *delta).max(-INFINITY);
         } else if score >= *beta && *beta < INFINITY {
@@ -62,7 +73,7 @@ impl Aspiration {
             return false;
         }
         *delta *= 2;
-        if *delta > Self::GIVE_UP {
+        if *delta > p.get(Self::GIVE_UP) {
             *alpha = -INFINITY;
             *beta = INFINITY;
         }

@@ -1,6 +1,7 @@
 //! Futility pruning and late move pruning: quiet moves skipped without being made.
 
 use crate::game::{Score, INFINITY, MATE_BOUND};
+use crate::params::{Param, Params};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use crate::techniques::history_pruning::HistoryPruning;
 
@@ -26,45 +27,72 @@ pub const PRUNES: Counter =
 
 /// Futility pruning: at a zero-window node near the horizon whose static evaluation plus a margin cannot reach
 /// alpha, quiet moves that give no check are skipped after the first (the node's value is raised to the bound they
-/// could reach). Conditions: not a PV node, not in check, depth below [`Futility::MARGIN`]'s length. Hook: the
+/// could reach). Conditions: not a PV node, not in check, depth at most 3 (a margin per depth: [`Futility::MARGIN_1`],
+/// [`Futility::MARGIN_2`], [`Futility::MARGIN_3`]). Hook: the
 /// negamax node's skip hook, before each move is made ([`SkipRule`]). Source: Heinz, "Extended futility pruning"
 /// (1998); Stockfish.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Futility;
 
 impl Futility {
-    /// Margin by depth (index 0 unused).
-    pub const MARGIN: [Score; 4] = [0, 200, 350, 500];
+    /// The margin at depth 1.
+    pub const MARGIN_1: Param =
+        Param::new(ID, 0, "FutilityMargin1", 200, 0, 1000, 10.0, "Futility: margin at depth 1.");
+    /// The margin at depth 2.
+    pub const MARGIN_2: Param =
+        Param::new(ID, 1, "FutilityMargin2", 350, 0, 1500, 15.0, "Futility: margin at depth 2.");
+    /// The margin at depth 3.
+    pub const MARGIN_3: Param =
+        Param::new(ID, 2, "FutilityMargin3", 500, 0, 2000, 20.0, "Futility: margin at depth 3.");
+    /// The deepest node it applies to (one margin per depth).
+    pub const MAX_DEPTH: i32 = 3;
+
+    /// The margin at `depth` (0 outside 1..=3).
+    #[inline(always)]
+    pub fn margin(p: &Params, depth: i32) -> Score {
+        match depth {
+            1 => p.get(Self::MARGIN_1),
+            2 => p.get(Self::MARGIN_2),
+            3 => p.get(Self::MARGIN_3),
+            _ => 0,
+        }
+    }
 
     /// Whether the node prunes its quiet moves by margin.
     #[inline(always)]
-    pub fn applies(depth: i32, static_eval: Score, alpha: Score) -> bool {
-        depth < Self::MARGIN.len() as i32 && static_eval + Self::MARGIN[depth.max(0) as usize] <= alpha
+    pub fn applies(p: &Params, depth: i32, static_eval: Score, alpha: Score) -> bool {
+        depth <= Self::MAX_DEPTH && static_eval + Self::margin(p, depth) <= alpha
     }
 
     /// The value a pruned move stands for.
     #[inline(always)]
-    pub fn bound(depth: i32, static_eval: Score) -> Score {
-        static_eval + Self::MARGIN[depth as usize]
+    pub fn bound(p: &Params, depth: i32, static_eval: Score) -> Score {
+        static_eval + Self::margin(p, depth)
     }
 }
 
 /// Late move pruning (move-count futility): at a zero-window node near the horizon, quiet moves that give no check
 /// this far down the ordering are skipped once a move has been searched. Conditions: not a PV node, not in check,
-/// depth at most [`LateMovePruning::MAX_DEPTH`]; part of the `futility` switch. Source: Stockfish's move-count
-/// pruning.
+/// depth at most [`LateMovePruning::MAX_DEPTH`]; part of the `futility` switch. The count is
+/// `BASE + depth^2 * FACTOR / 100`. Source: Stockfish's move-count pruning.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LateMovePruning;
 
 impl LateMovePruning {
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: i32 = 6;
+    pub const MAX_DEPTH: Param = Param::new(ID, 5, "LmpMaxDepth", 6, 0, 16, 0.5, "Late move pruning: deepest node.");
+    /// The moves searched at any depth before late quiet moves are skipped.
+    pub const BASE: Param =
+        Param::new(ID, 3, "LmpBase", 3, 0, 32, 0.5, "Late move pruning: moves searched at any depth.");
+    /// The moves searched per square of the depth, in hundredths.
+    pub const FACTOR: Param =
+        Param::new(ID, 4, "LmpFactor", 100, 10, 400, 8.0, "Late move pruning: moves per depth squared, in hundredths.");
 
     /// How many moves a node with `depth` plies left searches before skipping late quiet moves.
     #[inline(always)]
-    pub fn limit(depth: i32) -> usize {
-        if depth <= Self::MAX_DEPTH {
-            (3 + depth * depth) as usize
+    pub fn limit(p: &Params, depth: i32) -> usize {
+        if depth <= p.get(Self::MAX_DEPTH) {
+            (p.get(Self::BASE) + depth * depth * p.get(Self::FACTOR) / 100).max(0) as usize
         } else {
             usize::MAX
         }
@@ -84,14 +112,23 @@ pub struct SkipRule {
 }
 
 impl SkipRule {
-    /// The rule of a node with `depth` plies left, window bound `alpha` and `static_eval`: nothing is skipped when
-    /// the technique is off (`on`), at a PV node or in check.
+    /// The rule of a node with `depth` plies left, window bound `alpha` and `static_eval`, with the parameters `p`:
+    /// nothing is skipped when the technique is off (`on`), at a PV node or in check.
     #[inline(always)]
-    pub fn new(on: bool, depth: i32, alpha: Score, pv_node: bool, in_check: bool, static_eval: Score) -> SkipRule {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        on: bool,
+        p: &Params,
+        depth: i32,
+        alpha: Score,
+        pv_node: bool,
+        in_check: bool,
+        static_eval: Score,
+    ) -> SkipRule {
         let pruning = on && !pv_node && !in_check;
-        let futility =
-            (pruning && Futility::applies(depth, static_eval, alpha)).then(|| Futility::bound(depth, static_eval));
-        let late_limit = if pruning { LateMovePruning::limit(depth) } else { usize::MAX };
+        let futility = (pruning && Futility::applies(p, depth, static_eval, alpha))
+            .then(|| Futility::bound(p, depth, static_eval));
+        let late_limit = if pruning { LateMovePruning::limit(p, depth) } else { usize::MAX };
         SkipRule { futility, late_limit, history_floor: None }
     }
 

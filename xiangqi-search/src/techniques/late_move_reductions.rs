@@ -4,6 +4,7 @@
 
 use crate::config::VariantConfig;
 use crate::game::Score;
+use crate::params::{Param, Params};
 use crate::policy::{ChildNode, NodeKind, Observer, Search};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
@@ -30,46 +31,65 @@ pub const REDUCTIONS: Counter = Counter::new(ID, 0, "lmr_reductions", "late move
 pub const RESEARCHES: Counter =
     Counter::new(ID, 1, "lmr_researches", "reduced moves that beat alpha and were searched again at full depth");
 
-/// Late move reduction for the `index`-th move at `depth`: grows with the logarithms of both, less at PV nodes.
-/// (The search reads it from a table: [`LmrTable`].)
+/// Late move reduction for the `index`-th move at `depth` with the compiled parameters: grows with the logarithms
+/// of both, less at PV nodes. (The search reads it from a table: [`LmrTable`].)
 pub fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
-    let r = 0.5 + (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() / 2.25;
+    lmr_reduction_with(&Params::default(), depth, index, pv_node)
+}
+
+/// [`lmr_reduction`] with the parameters `p`: `BASE / 100 + ln(depth) ln(index) / (DIVISOR / 100)`, one ply less
+/// at PV nodes, between 0 and `depth - 2`.
+pub fn lmr_reduction_with(p: &Params, depth: i32, index: usize, pv_node: bool) -> i32 {
+    let (base, divisor) = (p.get(LateMoveReductions::BASE) as f64 / 100.0, p.get(LateMoveReductions::DIVISOR) as f64);
+    let r = base + (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() / (divisor / 100.0);
     let r = r as i32 - pv_node as i32;
     r.clamp(0, (depth - 2).max(0))
 }
 
-/// [`lmr_reduction`] tabulated for depths and move indices below 64 (larger ones use the last row and column),
-/// so the node loop computes no logarithm.
+/// [`lmr_reduction_with`] tabulated for depths and move indices below 64 (larger ones use the last row and
+/// column), so the node loop computes no logarithm, with the parameters' first depth and first move that reduce.
+/// Built when the searcher is given its parameters.
 #[derive(Debug, Clone)]
-pub struct LmrTable(Box<[[[u8; 64]; 64]; 2]>);
+pub struct LmrTable {
+    table: Box<[[[u8; 64]; 64]; 2]>,
+    min_depth: i32,
+    min_index: usize,
+}
 
 impl Default for LmrTable {
     fn default() -> LmrTable {
-        let mut t = Box::new([[[0u8; 64]; 64]; 2]);
-        for (pv, rows) in t.iter_mut().enumerate() {
-            for (depth, row) in rows.iter_mut().enumerate() {
-                for (index, r) in row.iter_mut().enumerate() {
-                    *r = lmr_reduction(depth as i32, index, pv == 1) as u8;
-                }
-            }
-        }
-        LmrTable(t)
+        LmrTable::new(&Params::default())
     }
 }
 
 impl LmrTable {
+    /// The table of the parameters `p`.
+    pub fn new(p: &Params) -> LmrTable {
+        let mut t = Box::new([[[0u8; 64]; 64]; 2]);
+        for (pv, rows) in t.iter_mut().enumerate() {
+            for (depth, row) in rows.iter_mut().enumerate() {
+                for (index, r) in row.iter_mut().enumerate() {
+                    *r = lmr_reduction_with(p, depth as i32, index, pv == 1).clamp(0, 255) as u8;
+                }
+            }
+        }
+        let min_index = p.get(LateMoveReductions::MIN_INDEX).max(0) as usize;
+        LmrTable { table: t, min_depth: p.get(LateMoveReductions::MIN_DEPTH), min_index }
+    }
+
     /// The reduction of the `index`-th move at `depth` (equal to [`lmr_reduction`] below 64).
     #[inline(always)]
     pub fn get(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
         let d = (depth.max(0) as usize).min(63);
-        let r = self.0[pv_node as usize][d][index.min(63)] as i32;
+        let r = self.table[pv_node as usize][d][index.min(63)] as i32;
         r.min(depth - 2)
     }
 }
 
 /// Late move reductions: late quiet moves that give no check, at a node not in check, are searched first with a
 /// zero window [`LmrTable::get`] plies shallower, and again at full depth only when that beats alpha. Conditions:
-/// depth at least [`LateMoveReductions::MIN_DEPTH`], the move at least the [`LateMoveReductions::MIN_INDEX`]-th,
+/// depth at least [`LateMoveReductions::MIN_DEPTH`], the move at least the [`LateMoveReductions::MIN_INDEX`]-th
+/// (both read from the table, built from the parameters),
 /// the variant ordering its moves (`needs: order`: late moves are only likely bad when good ones come first).
 ///
 /// Hooks: the negamax node's reduce hook, after the move is made, asks [`LateMoveReductions::reduction`]; the
@@ -80,14 +100,21 @@ pub struct LateMoveReductions;
 
 impl LateMoveReductions {
     /// The shallowest node that reduces.
-    pub const MIN_DEPTH: i32 = 3;
+    pub const MIN_DEPTH: Param =
+        Param::new(ID, 0, "LmrMinDepth", 3, 1, 16, 0.5, "LMR: the shallowest node that reduces.");
     /// The first move (counted from 0) that may be reduced.
-    pub const MIN_INDEX: usize = 3;
+    pub const MIN_INDEX: Param = Param::new(ID, 1, "LmrMinIndex", 3, 1, 32, 0.5, "LMR: the first move reduced.");
+    /// The reduction's constant term, in hundredths of a ply.
+    pub const BASE: Param = Param::new(ID, 2, "LmrBase", 50, -200, 300, 10.0, "LMR: constant term, in hundredths.");
+    /// The divisor of the product of logarithms, in hundredths.
+    pub const DIVISOR: Param =
+        Param::new(ID, 3, "LmrDivisor", 225, 50, 800, 12.0, "LMR: log product divisor, in hundredths.");
 
-    /// Whether the `index`-th move at a node with `depth` plies left is reduced.
+    /// Whether the `index`-th move at a node with `depth` plies left is reduced (with `table`'s first depth and
+    /// first move).
     #[inline(always)]
-    pub fn reduces(depth: i32, index: usize, quiet: bool, gives_check: bool, in_check: bool) -> bool {
-        depth >= Self::MIN_DEPTH && index >= Self::MIN_INDEX && quiet && !gives_check && !in_check
+    pub fn reduces(table: &LmrTable, depth: i32, index: usize, quiet: bool, gives_check: bool, in_check: bool) -> bool {
+        depth >= table.min_depth && index >= table.min_index && quiet && !gives_check && !in_check
     }
 
     /// The node's reduce hook: the reduction of the `index`-th move, 0 when the technique is off or the move is not
@@ -104,7 +131,7 @@ impl LateMoveReductions {
         in_check: bool,
         pv_node: bool,
     ) -> i32 {
-        if config.has(ID) && Self::reduces(depth, index, quiet, gives_check, in_check) {
+        if config.has(ID) && Self::reduces(table, depth, index, quiet, gives_check, in_check) {
             table.get(depth, index, pv_node)
         } else {
             0

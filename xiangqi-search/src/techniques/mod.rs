@@ -2,7 +2,8 @@
 //! parser, `--list`, the `engine` preset, the statistics and their JSON keys all come from it.
 //!
 //! Each technique's file owns all of it: its entry ([`crate::registry::Technique`]: its name, what it needs, its
-//! counters), its parameters as named constants, its doc (conditions and source) and what it does at its hook. The
+//! counters), its parameters as named constants (the tunable ones as [`crate::params::Param`]s, listed in
+//! [`crate::params::PARAMS`] and read from the searcher's [`crate::params::Params`]), its doc (conditions and source) and what it does at its hook. The
 //! spec's techniques (`pvs`, `nmp`, `qs`, `order`) are policy types of their own in [`crate::policy`] and
 //! [`crate::movepick`], and declare their entries there; the engine's additions live here, one file each, and the
 //! negamax node (`node.rs`) or the root (`searcher.rs`) calls each at one hook. Those calls fold away when the

@@ -1,5 +1,6 @@
 //! Quiescence pruning.
 
+use crate::params::Param;
 use crate::policy::{Additions, Search, Variant};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
@@ -40,17 +41,22 @@ impl QsPruning {
         <S::V as Variant>::Additions::ENABLED && s.config().has(ID)
     }
 
-    /// Whether a capture keyed `key` (see [`crate::GameTree::capture_key`]) is skipped.
+    /// Captures keyed below this are skipped (0: the losing ones).
+    pub const THRESHOLD: Param =
+        Param::new(ID, 0, "QsPruneThreshold", 0, -64, 64, 4.0, "Quiescence: captures keyed below this are skipped.");
+
+    /// Whether a capture keyed `key` (see [`crate::GameTree::capture_key`]) is skipped, with `threshold` the
+    /// value of [`QsPruning::THRESHOLD`].
     #[inline(always)]
-    pub fn skips(key: i32) -> bool {
-        key < 0
+    pub fn skips(key: i32, threshold: i32) -> bool {
+        key < threshold
     }
 
     /// Whether the capture keyed `key` and the `left` after it are skipped (counted): keys come largest first, so
     /// every capture after a losing one loses material too.
     #[inline(always)]
     pub fn skips_rest<S: Search>(s: &mut S, key: i32, left: usize) -> bool {
-        if !Self::skips(key) {
+        if !Self::skips(key, s.params().get(Self::THRESHOLD)) {
             return false;
         }
         s.stats().bump_by(PRUNES, 1 + left as u64);

@@ -1,6 +1,7 @@
 //! Razoring.
 
 use crate::game::Score;
+use crate::params::{Param, Params};
 use crate::policy::{LeafPolicy, NodeKind, Observer, Search, Variant};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
@@ -32,21 +33,21 @@ pub struct Razoring;
 
 impl Razoring {
     /// Margin per ply of depth.
-    pub const MARGIN: Score = 350;
+    pub const MARGIN: Param = Param::new(ID, 0, "RazorMargin", 350, 0, 1000, 20.0, "Razoring: margin per ply.");
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: i32 = 2;
+    pub const MAX_DEPTH: Param = Param::new(ID, 1, "RazorMaxDepth", 2, 0, 8, 0.5, "Razoring: deepest node.");
 
     /// Whether a node with `depth` plies left and `static_eval` tries the quiescence probe against `alpha`.
     #[inline(always)]
-    pub fn tries(depth: i32, static_eval: Score, alpha: Score) -> bool {
-        depth <= Self::MAX_DEPTH && static_eval + Self::MARGIN * depth < alpha
+    pub fn tries(p: &Params, depth: i32, static_eval: Score, alpha: Score) -> bool {
+        depth <= p.get(Self::MAX_DEPTH) && static_eval + p.get(Self::MARGIN) * depth < alpha
     }
 
     /// The node's hook (at a zero-window node, not in check, away from mate scores, after reverse futility): the
     /// quiescence probe; `Some(value)` when it fails low and the node is cut off.
     #[inline(always)]
     pub fn prune<S: Search>(s: &mut S, depth: i32, static_eval: Score, alpha: Score, ply: usize) -> Option<Score> {
-        if !(s.config().has(ID) && Self::tries(depth, static_eval, alpha)) {
+        if !(s.config().has(ID) && Self::tries(s.params(), depth, static_eval, alpha)) {
             return None;
         }
         s.observer().enter(ply, alpha, alpha + 1, 0, NodeKind::Quiescence);

@@ -1,6 +1,7 @@
 //! Reverse futility pruning.
 
 use crate::game::Score;
+use crate::params::{Param, Params};
 use crate::policy::Search;
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
@@ -33,21 +34,21 @@ pub struct ReverseFutility;
 
 impl ReverseFutility {
     /// Margin per ply of depth.
-    pub const MARGIN: Score = 120;
+    pub const MARGIN: Param = Param::new(ID, 0, "RfpMargin", 120, 0, 600, 8.0, "Reverse futility: margin per ply.");
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: i32 = 6;
+    pub const MAX_DEPTH: Param = Param::new(ID, 1, "RfpMaxDepth", 6, 0, 16, 0.5, "Reverse futility: deepest node.");
 
     /// Whether a node with `depth` plies left and `static_eval` is cut off against `beta`.
     #[inline(always)]
-    pub fn cuts(depth: i32, static_eval: Score, beta: Score) -> bool {
-        depth <= Self::MAX_DEPTH && static_eval - Self::MARGIN * depth >= beta
+    pub fn cuts(p: &Params, depth: i32, static_eval: Score, beta: Score) -> bool {
+        depth <= p.get(Self::MAX_DEPTH) && static_eval - p.get(Self::MARGIN) * depth >= beta
     }
 
     /// The node's hook (at a zero-window node, not in check, away from mate scores): `Some(static_eval)` when the
     /// node is cut off.
     #[inline(always)]
     pub fn prune<S: Search>(s: &mut S, depth: i32, static_eval: Score, beta: Score) -> Option<Score> {
-        if !(s.config().has(ID) && Self::cuts(depth, static_eval, beta)) {
+        if !(s.config().has(ID) && Self::cuts(s.params(), depth, static_eval, beta)) {
             return None;
         }
         s.stats().bump(PRUNES);

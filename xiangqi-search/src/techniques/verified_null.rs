@@ -1,6 +1,7 @@
 //! The verified null move: the engine's null move, in place of the spec's.
 
 use crate::game::{Score, MATE_BOUND};
+use crate::params::Param;
 use crate::policy::null_move::{null_search, CUTOFFS};
 use crate::policy::{NodeKind, NullMove, NullNode, NullPolicy, Observer, Search};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
@@ -39,13 +40,24 @@ pub struct VerifiedNullMove;
 
 impl VerifiedNullMove {
     /// The shallowest node that tries it.
-    pub const MIN_DEPTH: i32 = 2;
+    pub const MIN_DEPTH: Param = Param::new(ID, 0, "NullMinDepth", 2, 1, 8, 0.5, "Null move: shallowest node.");
     /// The reduction at depth 0.
-    pub const BASE_REDUCTION: i32 = 3;
+    pub const BASE_REDUCTION: Param =
+        Param::new(ID, 1, "NullBaseReduction", 3, 1, 8, 0.5, "Null move: the reduction at depth 0.");
     /// One more ply of reduction every this many plies of depth.
-    pub const DEPTH_PER_REDUCTION: i32 = 4;
+    pub const DEPTH_PER_REDUCTION: Param = Param::new(
+        ID,
+        2,
+        "NullDepthPerReduction",
+        4,
+        1,
+        16,
+        0.5,
+        "Null move: plies of depth per extra ply of reduction.",
+    );
     /// The depth from which a cutoff is verified.
-    pub const VERIFY_DEPTH: i32 = 10;
+    pub const VERIFY_DEPTH: Param =
+        Param::new(ID, 3, "NullVerifyDepth", 10, 2, 64, 1.0, "Null move: the depth from which cutoffs are verified.");
 }
 
 impl NullPolicy for VerifiedNullMove {
@@ -53,13 +65,15 @@ impl NullPolicy for VerifiedNullMove {
     const NEGAMAX_WINDOW: bool = true;
     #[inline(always)]
     fn try_null<S: Search>(s: &mut S, n: NullNode) -> Option<Score> {
-        if n.pv_node || n.depth < Self::MIN_DEPTH || n.static_eval < n.beta || n.beta.abs() >= MATE_BOUND {
+        let p = s.params();
+        if n.pv_node || n.depth < p.get(Self::MIN_DEPTH) || n.static_eval < n.beta || n.beta.abs() >= MATE_BOUND {
             return None;
         }
-        let r = Self::BASE_REDUCTION + n.depth / Self::DEPTH_PER_REDUCTION;
+        let (r, verify_depth) =
+            (p.get(Self::BASE_REDUCTION) + n.depth / p.get(Self::DEPTH_PER_REDUCTION), p.get(Self::VERIFY_DEPTH));
         let score = null_search(s, (n.depth - r - 1).max(0), n.beta, n.ply, n.null_ok)?;
         let score = if score >= MATE_BOUND { n.beta } else { score };
-        if n.depth < Self::VERIFY_DEPTH {
+        if n.depth < verify_depth {
             return Some(score);
         }
         s.stats().bump(VERIFICATIONS);
