@@ -107,12 +107,17 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                 continue;
             }
             self.prefetch_child(m, depth);
+            let nodes_before = if V::Additions::ENABLED && ply == 0 { self.stats.nodes() } else { 0 };
             self.make(m);
             // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
             let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node);
             let child = ChildNode { index: i, depth, alpha, beta, ply, reduction };
             let score = V::Child::search_child(self, child);
             self.unmake();
+            // Time management counts the nodes under each root move.
+            if V::Additions::ENABLED && ply == 0 {
+                self.note_root_move(m, nodes_before);
+            }
             if self.stopped {
                 return self.leave(ply, 0, Exit::Value);
             }

