@@ -40,12 +40,12 @@ pub struct TacticsArgs {
 
 /// Runs the `tactics` command.
 pub fn run(args: &TacticsArgs) -> CmdResult {
+    let variant: VariantConfig = args.variant.parse().map_err(|e| UsageError::value("variant", &args.variant, e))?;
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let set = parse(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
     if set.is_empty() {
         return Err(format!("{}: no position", args.file.display()).into());
     }
-    let variant: VariantConfig = args.variant.parse().map_err(|e| UsageError::value("variant", &args.variant, e))?;
     let limits = match args.nodes {
         Some(n) => Limits::nodes(n),
         None => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
