@@ -164,7 +164,7 @@ mod tests {
     fn bad_lines_name_their_number_and_fault() {
         let cases = [
             ("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "no ` bm `"),
-            ("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1 bm e1e5;", "best move 'e1e5'"),
+            ("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1 bm e1d2;", "best move 'e1d2'"),
             ("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1 bm ;", "names no move"),
             ("3k5/9/9/9/9/9/9/9/4R4 w - - 0 1 bm e1d1;", "bad FEN"),
             ("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1 bm e1d1; id a;", "quoted"),
