@@ -1,10 +1,11 @@
 //! # xiangqi-cli: the `xiangqi` binary
 //!
-//! The binary (`xiangqi perft | moves | show | eval | game | convert | analyze | search | compare | tree | bench |
-//! match | ablate | datagen | serve | uci`) lives in `main.rs`; run without arguments it speaks UCI ([`uci`]), as GUIs
-//! expect. It is a front end: the engine itself (the `engine` composition, the table, the threads, time management,
-//! the handcrafted and the neural evaluator) is in the library crates, `xiangqi-search` and `xiangqi-eval`, which a
-//! program uses without this crate. This library holds the UCI loop, so that tests drive it in-process.
+//! The binary (`xiangqi perft | moves | show | eval | game | convert | analyze | search | compare | tree | tactics |
+//! bench | match | ablate | datagen | serve | uci`) lives in `main.rs`; run without arguments it speaks UCI ([`uci`]),
+//! as GUIs expect. It is a front end: the engine itself (the `engine` composition, the table, the threads, time
+//! management, the handcrafted and the neural evaluator) is in the library crates, `xiangqi-search` and
+//! `xiangqi-eval`, which a program uses without this crate. This library holds the UCI loop, so that tests drive it
+//! in-process, and the tactical test sets ([`tactics`]).
 //!
 //! ## Errors
 //!
@@ -56,4 +57,5 @@
 //! assert!(text.lines().any(|l| l.starts_with("info depth 3 ")), "{text}");
 //! ```
 
+pub mod tactics;
 pub mod uci;

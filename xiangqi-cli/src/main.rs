@@ -1,5 +1,5 @@
-//! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, bench, match, ablate,
-//! datagen, tune, serve, uci and show.
+//! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, tactics, bench, match,
+//! ablate, datagen, tune, serve, uci and show.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -20,6 +20,7 @@ mod matches;
 mod records;
 mod search;
 mod serve;
+mod tactics_cmd;
 mod tree;
 mod tune;
 
@@ -77,6 +78,8 @@ enum Command {
     Compare(search::CompareArgs),
     /// Record the tree one search visits and write it as Graphviz DOT or SVG.
     Tree(tree::TreeArgs),
+    /// Run the engine over a tactical test set (positions with known best moves) and print the share solved.
+    Tactics(tactics_cmd::TacticsArgs),
     /// Search the bench positions to a fixed depth: the total node count is the search's signature.
     Bench {
         /// Depth of each search.
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => search::run(&args),
         Some(Command::Compare(args)) => search::compare(&args),
         Some(Command::Tree(args)) => tree::run(&args),
+        Some(Command::Tactics(args)) => tactics_cmd::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Ablate(args)) => ablate::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),

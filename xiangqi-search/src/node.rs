@@ -163,6 +163,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                 continue;
             }
             self.prefetch_child(m, depth);
+            let nodes_before = if V::Additions::ENABLED && ply == 0 { self.stats.nodes() } else { 0 };
             if V::Additions::ENABLED {
                 V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
             }
@@ -173,6 +174,10 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             let child = ChildNode { index: i, depth: depth + extension, alpha, beta, ply, reduction };
             let score = V::Child::search_child(self, child);
             self.unmake();
+            // Time management counts the nodes under each root move.
+            if V::Additions::ENABLED && ply == 0 {
+                self.note_root_move(m, nodes_before);
+            }
             if self.stopped {
                 return self.leave(ply, 0, Exit::Value);
             }

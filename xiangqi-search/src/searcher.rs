@@ -11,12 +11,13 @@ use crate::stats::{Line, SearchResult, Stats};
 use crate::techniques::aspiration::{self, Aspiration};
 use crate::techniques::late_move_reductions::LmrTable;
 use crate::techniques::table;
+use crate::techniques::time_management::{self, TimeManagement};
 use crate::tt::TranspositionTable;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Runs one variant `V` on a game `G` with an evaluator `E`, watched by `W` (nothing by default).
 pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G> = Silent> {
@@ -56,6 +57,13 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     pub(crate) nodes_before: u64,
     /// Nodes entered since the search started, for the periodic clock check.
     pub(crate) tick: u64,
+    /// Time management from best-move stability ([`TimeManagement`]): its state, whether it acts in this search
+    /// (a clock and the technique on), the nodes under each root move in the current iteration, and the soft
+    /// limit it set.
+    pub(crate) tm: TimeManagement,
+    pub(crate) tm_active: bool,
+    pub(crate) root_nodes: Vec<(G::Move, u64)>,
+    pub(crate) tm_soft: Option<Duration>,
     _variant: PhantomData<V>,
 }
 
@@ -88,6 +96,10 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             reported_nodes: 0,
             nodes_before: 0,
             tick: 0,
+            tm: TimeManagement::with_capacity(MAX_PLY),
+            tm_active: false,
+            root_nodes: Vec::with_capacity(256),
+            tm_soft: None,
             _variant: PhantomData,
         }
     }
@@ -143,6 +155,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         self.reported_nodes = 0;
         self.nodes_before = 0;
         self.tick = 0;
+        self.tm.clear();
+        self.tm_soft = None;
+        self.tm_active = V::Additions::ENABLED && self.config.has(time_management::ID) && limits.soft_time.is_some();
         if let Some(tt) = self.tt_enabled() {
             tt.new_search();
         }
@@ -157,6 +172,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             self.stats = Stats::default();
             let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(multipv);
             self.excluded.clear();
+            self.root_nodes.clear();
             for k in 0..multipv {
                 let previous = best.as_ref().and_then(|b| b.lines.get(k)).map(|l| l.score);
                 let score = self.aspiration_root(depth as i32, previous);
@@ -208,6 +224,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             }
             let mate_found =
                 limits.mate.is_some_and(|n| mate_moves(result.score).is_some_and(|m| m.abs() <= n as Score));
+            if self.tm_active && !self.stopped {
+                self.manage_time(&result);
+            }
             best = Some(result);
             if mate_found {
                 break;
@@ -235,7 +254,32 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
 
     fn soft_time_over(&self) -> bool {
         let pondering = self.limits.signals.as_ref().is_some_and(|s| s.ponder.load(Ordering::Relaxed));
-        !pondering && self.limits.soft_time.is_some_and(|t| self.start.elapsed() >= t)
+        !pondering && self.tm_soft.or(self.limits.soft_time).is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// Time management's hook after a completed iteration: the soft limit from the clock's optimum, scaled by
+    /// [`TimeManagement::iteration`] with the best move's share of the iteration's root nodes.
+    fn manage_time(&mut self, result: &SearchResult<G::Move>) {
+        let (Some(best), Some(optimum)) = (result.best_move, self.limits.soft_time) else { return };
+        let total: u64 = self.root_nodes.iter().map(|&(_, n)| n).sum();
+        let on_best: u64 = self.root_nodes.iter().filter(|&&(m, _)| m == best).map(|&(_, n)| n).sum();
+        let effort = if total == 0 { 0.0 } else { on_best as f64 / total as f64 };
+        let scale = self.tm.iteration(G::encode_move(best), result.score, effort);
+        self.tm_soft = Some(TimeManagement::soft_limit(optimum, scale, self.limits.movetime));
+    }
+
+    /// Adds the nodes searched under the root move `m` since the count was `before` (the negamax node calls it
+    /// after each root move; time management's node effort).
+    #[inline(always)]
+    pub(crate) fn note_root_move(&mut self, m: G::Move, before: u64) {
+        if !self.tm_active {
+            return;
+        }
+        let spent = self.stats.nodes() - before;
+        match self.root_nodes.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, n)) => *n += spent,
+            None => self.root_nodes.push((m, spent)),
+        }
     }
 
     /// One iteration at the root, in an aspiration window around `previous` when the variant has them (the
