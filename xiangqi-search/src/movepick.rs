@@ -347,38 +347,16 @@ impl OrderPolicy for Ordered {
         );
     }
 
+    /// The tables' switches are read once here, and each combination gets a key function of its own, so the
+    /// plain ordering's keys cost what they cost before the continuation and capture histories existed.
     #[inline]
     fn order<G: FastPaths>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
-        let killers = state.killers(ply);
-        let counter = state.countermove(game);
-        let (continuation, captures) = (state.continuation_on(), state.captures_on());
-        picker.set_keys(|m| {
-            let code = G::encode_move(m);
-            if hash_move != 0 && code == hash_move {
-                return i32::MAX;
-            }
-            let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
-            if cap > 0 {
-                if captures {
-                    return CaptureHistory::key(GOOD_CAPTURE_KEY, cap, state.capture_score(game, m));
-                }
-                return GOOD_CAPTURE_KEY | cap;
-            }
-            if cap < 0 {
-                return -(1 << 24) + cap;
-            }
-            if code == killers[0] {
-                KILLER_KEY
-            } else if code == killers[1] {
-                KILLER_KEY - 1
-            } else if code == counter {
-                KILLER_KEY - 2
-            } else if continuation {
-                state.quiet_score(game, m, ply)
-            } else {
-                state.history(G::move_key(m))
-            }
-        })
+        match (state.continuation_on(), state.captures_on()) {
+            (false, false) => order_keys::<G, false, false>(state, game, picker, ply, hash_move),
+            (true, false) => order_keys::<G, true, false>(state, game, picker, ply, hash_move),
+            (false, true) => order_keys::<G, false, true>(state, game, picker, ply, hash_move),
+            (true, true) => order_keys::<G, true, true>(state, game, picker, ply, hash_move),
+        }
     }
 
     #[inline(always)]
@@ -427,6 +405,46 @@ impl OrderPolicy for Ordered {
     fn learn_correction<G: FastPaths>(state: &mut OrderState, game: &G, diff: Score, depth: i32) {
         state.learn_correction(game, diff, depth);
     }
+}
+
+/// [`Ordered`]'s keys, with the continuation history (`CONT`) and the capture history (`CAPS`) on or off.
+#[inline(always)]
+fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
+    state: &OrderState,
+    game: &G,
+    picker: &mut MovePicker<G::Move>,
+    ply: usize,
+    hash_move: u16,
+) {
+    let killers = state.killers(ply);
+    let counter = state.countermove(game);
+    picker.set_keys(|m| {
+        let code = G::encode_move(m);
+        if hash_move != 0 && code == hash_move {
+            return i32::MAX;
+        }
+        let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
+        if cap > 0 {
+            if CAPS {
+                return CaptureHistory::key(GOOD_CAPTURE_KEY, cap, state.capture_score(game, m));
+            }
+            return GOOD_CAPTURE_KEY | cap;
+        }
+        if cap < 0 {
+            return -(1 << 24) + cap;
+        }
+        if code == killers[0] {
+            KILLER_KEY
+        } else if code == killers[1] {
+            KILLER_KEY - 1
+        } else if code == counter {
+            KILLER_KEY - 2
+        } else if CONT {
+            state.quiet_score(game, m, ply)
+        } else {
+            state.history(G::move_key(m))
+        }
+    })
 }
 
 /// [`Ordered`] or the generation order ([`GenerationOrder`]), as the run-time [`VariantConfig`] says.
