@@ -134,7 +134,11 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         };
         let static_eval = eval.corrected;
         // Hook: internal iterative reduction of a node the table knows no move for.
-        let depth = if excluding { depth } else { InternalIterativeReduction::depth(self, depth, hash_move, in_check) };
+        let depth = if V::Additions::ENABLED && !excluding {
+            InternalIterativeReduction::depth(self, depth, hash_move, in_check)
+        } else {
+            depth
+        };
         // Hook: singular extension (or multi-cut) from a search without the table move.
         let hash_extension = match self.singular_hook(hit, depth, beta, ply, pv_node, excluding) {
             Singular::Extend(plies) => plies,
