@@ -57,10 +57,10 @@ fn root_moves_restrict_the_root_and_nothing_below() {
     let r = s.search(&Limits { depth: Some(3), root_moves: Some(codes), ..Limits::default() });
     assert!(allowed.contains(&r.best_move.unwrap()), "{:?}", r.best_move);
     assert_eq!(r.pv.len(), 3, "{:?}", r.pv);
-    // Fewer root moves, fewer nodes than the unrestricted search of the same depth.
+    // Two root moves of 44, fewer nodes than the unrestricted search of the same depth (less than half of them).
     let mut free = engine(&start.fen());
     let f = free.search(&Limits::depth(3));
-    assert!(r.stats.nodes() < f.stats.nodes() / 4, "{} vs {}", r.stats.nodes(), f.stats.nodes());
+    assert!(r.stats.nodes() < f.stats.nodes() / 2, "{} vs {}", r.stats.nodes(), f.stats.nodes());
     // No legal move among them: the result of a position without moves.
     let mut none = engine(&start.fen());
     let n = none.search(&Limits { depth: Some(3), root_moves: Some(vec![0]), ..Limits::default() });
@@ -73,7 +73,10 @@ fn a_mate_limit_stops_deepening_at_the_mate() {
     let mut s = engine("3k5/9/9/9/9/9/9/9/4A4/3AKR3 w");
     let r = s.search(&Limits { mate: Some(3), ..Limits::default() });
     assert!(r.score >= xiangqi_search::MATE_BOUND, "{}", r.score);
-    assert!(r.depth <= 6, "deepened to {}", r.depth);
+    // It stopped at the first iteration that found the mate: one ply less does not find it.
+    let mut shallower = engine("3k5/9/9/9/9/9/9/9/4A4/3AKR3 w");
+    let before = shallower.search(&Limits::depth(r.depth - 1));
+    assert!(before.score < xiangqi_search::MATE_BOUND, "found at depth {} already", r.depth - 1);
 }
 
 /// What a search learns about move ordering is kept for the next search of the game when it is given a memory: a

@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::Negamax,
     needs: None,
-    in_engine: false,
+    in_engine: true,
     counters: &[],
 };
 

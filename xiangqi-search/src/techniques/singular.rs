@@ -13,7 +13,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::NegamaxWindow,
     needs: Some("tt"),
-    in_engine: false,
+    in_engine: true,
     counters: &[EXTENSIONS, MULTI_CUTS],
 };
 
