@@ -212,9 +212,10 @@ pub trait OrderPolicy: 'static {
     /// Creates the state for a game with `move_keys` distinct move keys.
     fn new_state(move_keys: usize) -> Self::State;
     /// Reads what the policy needs of the run-time [`VariantConfig`] when a search starts ([`DynamicOrder`]
-    /// reads whether to order at all).
+    /// reads whether to order at all); `additions` says whether the search has the engine's additions (the
+    /// histories beyond the spec's ordering are among them).
     #[inline(always)]
-    fn configure<G: FastPaths>(_state: &mut Self::State, _config: &VariantConfig) {}
+    fn configure<G: FastPaths>(_state: &mut Self::State, _config: &VariantConfig, _additions: bool) {}
     /// What the state has learnt, to be kept for the next search of the same game ([`crate::SearchMemory`]);
     /// `None` for a policy that learns nothing.
     fn export(_state: &Self::State) -> Option<OrderState> {
@@ -338,12 +339,13 @@ impl OrderPolicy for Ordered {
         state.import(saved);
     }
 
-    /// Switches the continuation and capture histories as the variant says.
-    fn configure<G: FastPaths>(state: &mut OrderState, config: &VariantConfig) {
+    /// Switches the continuation, capture and correction histories as the variant says (off without the
+    /// engine's additions).
+    fn configure<G: FastPaths>(state: &mut OrderState, config: &VariantConfig, additions: bool) {
         state.configure::<G>(
-            config.has(continuation_history::ID),
-            config.has(capture_history::ID),
-            config.has(correction_history::ID),
+            additions && config.has(continuation_history::ID),
+            additions && config.has(capture_history::ID),
+            additions && config.has(correction_history::ID),
         );
     }
 
@@ -476,10 +478,10 @@ impl OrderPolicy for DynamicOrder {
         DynamicOrderState { on: false, inner: Ordered::new_state(move_keys) }
     }
 
-    fn configure<G: FastPaths>(state: &mut DynamicOrderState, config: &VariantConfig) {
+    fn configure<G: FastPaths>(state: &mut DynamicOrderState, config: &VariantConfig, additions: bool) {
         state.on = config.has(ID);
         if state.on {
-            Ordered::configure::<G>(&mut state.inner, config);
+            Ordered::configure::<G>(&mut state.inner, config, additions);
         }
     }
 

@@ -149,7 +149,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         mut on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.limits = limits.clone();
-        V::Order::configure::<G>(&mut self.order, &self.config);
+        V::Order::configure::<G>(&mut self.order, &self.config, V::Additions::ENABLED);
         self.start = limits.start.unwrap_or_else(Instant::now);
         self.stopped = false;
         self.reported_nodes = 0;
