@@ -2,7 +2,7 @@
 //! node (the spec's minimax and `alphaBeta(isMax)`).
 
 use crate::game::{Evaluator, FastPaths, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
-use crate::movepick::{NodeMoves, OrderPolicy};
+use crate::movepick::{MovePicker, NodeMoves, OrderPolicy};
 use crate::policy::{
     Additions, ChildNode, ChildPolicy, Exit, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, Variant,
 };
@@ -16,13 +16,14 @@ use crate::techniques::iir::InternalIterativeReduction;
 use crate::techniques::improving::{self, Improving};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 use crate::techniques::mate_distance::MateDistance;
+use crate::techniques::probcut::{self, ProbCut};
 use crate::techniques::razoring::Razoring;
 use crate::techniques::reverse_futility::ReverseFutility;
 use crate::techniques::rules::{self, GameRules};
 use crate::techniques::see_pruning::{self, SeeRule, SeeSkip};
 use crate::techniques::singular::{self, Singular, SingularExtension};
 use crate::techniques::table::{self, Table};
-use crate::tt::TtHit;
+use crate::tt::{Bound, TtHit};
 use smallvec::SmallVec;
 
 /// A node's static evaluation: the evaluator's (`raw`, what the table keeps), the one the pruning reads
@@ -139,6 +140,10 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         } else {
             depth
         };
+        // Hook: ProbCut (a capture beating beta by a margin in shallower searches, or a table bound far above beta).
+        if let Some(score) = self.probcut_hook(hit, key, depth, beta, ply, pv_node, in_check, excluding, eval) {
+            return self.leave(ply, score, Exit::Pruned);
+        }
         // Hook: singular extension (or multi-cut) from a search without the table move.
         let hash_extension = match self.singular_hook(hit, depth, beta, ply, pv_node, excluding) {
             Singular::Extend(plies) => plies,
@@ -255,6 +260,87 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             _ => {}
         }
         verdict
+    }
+
+    /// ProbCut, when the variant has it (see [`ProbCut`]): `Some(value)` when the node is cut off.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn probcut_hook(
+        &mut self,
+        hit: Option<TtHit>,
+        key: u64,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        pv_node: bool,
+        in_check: bool,
+        excluding: bool,
+        eval: NodeEval,
+    ) -> Option<Score> {
+        if !(V::Additions::ENABLED && self.config.has(probcut::ID)) || pv_node || excluding || ply == 0 {
+            return None;
+        }
+        self.probcut(hit, key, depth, beta, ply, in_check, eval)
+    }
+
+    /// ProbCut's table cut, then its captures' shallow searches, at a zero-window node (see [`ProbCut`]).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        hit: Option<TtHit>,
+        key: u64,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        in_check: bool,
+        eval: NodeEval,
+    ) -> Option<Score> {
+        if let Some(value) = hit.and_then(|h| ProbCut::table_cut(&self.params, depth, false, beta, &h)) {
+            self.stats.bump(probcut::TABLE_CUTS);
+            return Some(value);
+        }
+        let probcut_beta = ProbCut::beta(&self.params, beta, eval.improving);
+        if !ProbCut::tries(&self.params, depth, ply, false, in_check, false, beta, probcut_beta, hit.as_ref()) {
+            return None;
+        }
+        // Only the captures whose exchange alone lifts the static evaluation to the ProbCut bound, best victim first.
+        let threshold = probcut_beta - eval.corrected;
+        let mut picker = MovePicker::new();
+        self.game.generate_captures_unchecked(picker.moves_mut());
+        let game = &self.game;
+        picker.set_keys(|m| game.capture_key(m));
+        let (child, shallow) = (ply + 1, depth - ProbCut::REDUCTION);
+        while let Some(m) = picker.next() {
+            if !self.game.see_ge(m, threshold) || !self.game.is_legal_capture(m) {
+                continue;
+            }
+            self.observer.edge(ply, Some(m));
+            self.prefetch_child(m, depth);
+            V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
+            self.make(m);
+            self.in_check_at[child] = self.game.in_check();
+            // A quiescence search first (the child at depth 0), then the shallow search, both at the bound.
+            self.observer.enter(child, -probcut_beta, -probcut_beta + 1, 0, NodeKind::ZeroWindow);
+            let mut value = -self.negamax(0, -probcut_beta, -probcut_beta + 1, child, true);
+            if value >= probcut_beta && !self.stopped {
+                self.observer.enter(child, -probcut_beta, -probcut_beta + 1, shallow, NodeKind::ZeroWindow);
+                value = -self.negamax(shallow, -probcut_beta, -probcut_beta + 1, child, true);
+            }
+            self.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if value >= probcut_beta {
+                self.stats.bump(probcut::CUTS);
+                if let Some(tt) = self.tt_enabled() {
+                    let stored_depth = depth - ProbCut::TABLE_DEPTH;
+                    tt.store(key, ply, G::encode_move(m), value, eval.raw, stored_depth, Bound::Lower);
+                }
+                return Some(ProbCut::value(value, probcut_beta, beta));
+            }
+        }
+        None
     }
 
     /// Whether the node's techniques read the quiet moves' history (history pruning, history-adjusted reductions).

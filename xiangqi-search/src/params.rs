@@ -30,6 +30,7 @@ use crate::techniques::{
     aspiration::Aspiration,
     futility::{Futility, LateMovePruning},
     late_move_reductions::LateMoveReductions,
+    probcut::ProbCut,
     qs_pruning::QsPruning,
     razoring::Razoring,
     reverse_futility::ReverseFutility,
@@ -125,6 +126,10 @@ pub const PARAMS: &[&Param] = &[
     &VerifiedNullMove::BASE_REDUCTION,
     &VerifiedNullMove::DEPTH_PER_REDUCTION,
     &VerifiedNullMove::VERIFY_DEPTH,
+    &ProbCut::MARGIN,
+    &ProbCut::IMPROVING_MARGIN,
+    &ProbCut::MIN_DEPTH,
+    &ProbCut::TABLE_MARGIN,
 ];
 
 /// The parameter named `name` (without regard to case).

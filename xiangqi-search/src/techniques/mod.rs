@@ -34,6 +34,7 @@
 //! | SEE pruning (not in `engine`) | `see_pruning.rs` | node: skip a move | captures and quiet moves that lose material by static exchange are not searched at shallow depth | Stockfish's step 14, Pikafish |
 //! | quiescence by SEE (not in `engine`) | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
 //! | time management (not in `engine`) | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |
+//! | ProbCut (not in `engine`) | `probcut.rs` | node: before the moves (after internal iterative reduction) | a capture that wins material and beats beta by a margin in a quiescence search and a search 4 plies shallower cuts the node off; so does a table lower bound far above beta from nearly this depth | Buro (1995); Stockfish's step 11 and its "small ProbCut", Pikafish |
 //!
 //! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
 //! at its hook.
@@ -53,6 +54,7 @@ pub mod iir;
 pub mod improving;
 pub mod late_move_reductions;
 pub mod mate_distance;
+pub mod probcut;
 pub mod qs_pruning;
 pub mod qs_see;
 pub mod razoring;
@@ -92,6 +94,7 @@ pub const TECHNIQUES: &[&Technique] = &[
     &see_pruning::TECHNIQUE,
     &qs_see::TECHNIQUE,
     &time_management::TECHNIQUE,
+    &probcut::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).
