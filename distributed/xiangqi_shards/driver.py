@@ -36,7 +36,7 @@ import ray
 
 FORMAT = "xiangqi-shard/1"
 DATA_MAGIC = b"XQDATA01"
-RECORD_BYTES = 48
+RECORD_BYTES = 50  # xiangqi_eval::nnue::data::RECORD_BYTES
 
 
 class ShardError(Exception):
@@ -133,13 +133,15 @@ class RunResult:
 
 
 def merge(binary: str, out_dir: str, shards: int, first: Optional[int] = None, out: Optional[str] = None,
-          sprt: Optional[List[str]] = None) -> dict:
-    """Runs `xiangqi merge` on this machine and returns its JSON."""
+          sprt: Optional[List[str]] = None, check: bool = False) -> dict:
+    """Runs `xiangqi merge` on this machine and returns its JSON (with `check`, only checks every shard)."""
     cmd = [binary, "merge", "--dir", out_dir, "--shards", str(shards)]
     if first is not None:
         cmd += ["--first", str(first)]
     if out:
         cmd += ["--out", out]
+    if check:
+        cmd += ["--check"]
     if sprt:
         cmd += ["--sprt", *sprt]
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -241,7 +243,8 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
         progress(f"SPRT decided after shards 0..{result.sprt_prefix - 1}; cancelled shards {result.cancelled}")
         result.merged = result.sprt
     elif not result.failed and indices is None:
-        result.merged = merge(binary, out_dir, shards, out=merged, sprt=sprt)
+        check = kind == "datagen" and not merged  # no merged file asked: check every shard, write nothing
+        result.merged = merge(binary, out_dir, shards, out=merged, sprt=sprt, check=check)
         progress(f"merged: {json.dumps(result.merged)}")
     elif result.failed:
         progress(f"{len(result.failed)} shards failed ({sorted(result.failed)}); the other shards are kept: "

@@ -363,7 +363,7 @@ pub fn merge(a: &MergeArgs) -> CmdResult {
         .into());
     }
     if a.check {
-        println!("{upto} shards checked, all good");
+        println!("{}", serde_json::json!({"kind": kinds.first(), "shards": upto, "checked": "all good"}));
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
