@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,8 @@ def test_a_killed_driver_started_again_resumes(cluster, tmp_path, tmp_path_facto
             driver.kill()
             break
     driver.wait()
+    # A shard of the dead driver may finish in the moment before Ray ends its job's workers: let them end first.
+    time.sleep(2)
     valid = {}
     for i in range(SHARDS):
         try:
@@ -110,8 +113,9 @@ def test_a_killed_driver_started_again_resumes(cluster, tmp_path, tmp_path_facto
     assert 2 <= len(valid) < SHARDS, f"the driver was killed after {len(valid)} shards: {seen}"
     merged = tmp_path / "all.bin"
     r = run("datagen", BINARY, DATAGEN_LONG, str(out), SHARDS, max_in_flight=2, merged=str(merged), progress=quiet)
-    assert r.skipped == sorted(valid)
-    assert sorted(r.ran) == sorted(set(range(SHARDS)) - set(valid))
+    assert set(valid) <= set(r.skipped), "no shard with a valid manifest runs again"
+    assert sorted(r.ran + r.skipped) == list(range(SHARDS)), "every shard once"
+    assert r.ran, "the restarted driver had shards left to run"
     for i, mtime in valid.items():
         assert (out / f"datagen-{i:05}.bin").stat().st_mtime_ns == mtime, f"shard {i} was run again"
     assert merged.read_bytes() == serial(tmp_path_factory, DATAGEN_LONG)

@@ -90,23 +90,35 @@ def check_manifest(out_dir: Path, kind: str, index: int, shards: int) -> dict:
     return m
 
 
-def _die_with_parent() -> None:
-    """Asks Linux to kill the shard's process when the Ray worker that started it dies (a cancelled task, a lost
-    node), so no orphan keeps computing."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+def _prepare_child(niceness: Optional[int]) -> Callable[[], None]:
+    """What the shard's process does before it runs the binary: ask Linux to kill it when the Ray worker that started
+    it dies (a cancelled task, a lost node), so no orphan keeps computing; and take the niceness `niceness` (Ray starts
+    its workers at niceness 15, which on a node shared with other work gives the shard a fraction of a core; a process
+    without the right to lower its niceness keeps Ray's)."""
+
+    def prepare() -> None:
+        try:
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+        if niceness is not None:
+            try:
+                os.setpriority(os.PRIO_PROCESS, 0, niceness)
+            except OSError:
+                pass
+
+    return prepare
 
 
-def run_shard_command(binary: str, kind: str, args: List[str], out_dir: str, index: int, shards: int) -> dict:
+def run_shard_command(binary: str, kind: str, args: List[str], out_dir: str, index: int, shards: int,
+                      niceness: Optional[int] = 0) -> dict:
     """Runs one shard with the binary on this node and returns its manifest, the node and the seconds it took."""
     node = socket.gethostname()
     if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
         raise ShardError(f"shard {index}: the xiangqi binary {binary} is missing (or not executable) on node {node}")
     cmd = [binary, kind, *args, "--shard", str(index), "--shards", str(shards), "--out", out_dir]
     start = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=_die_with_parent)
+    proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=_prepare_child(niceness))
     if proc.returncode != 0:
         tail = " ".join(proc.stderr.strip().splitlines()[-3:])
         raise ShardError(f"shard {index}: `xiangqi {kind}` exited with {proc.returncode} on node {node}: {tail}")
@@ -152,13 +164,14 @@ def merge(binary: str, out_dir: str, shards: int, first: Optional[int] = None, o
 
 def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, indices: Optional[List[int]] = None,
         max_in_flight: int = 4, max_retries: int = 3, sprt: Optional[List[str]] = None, merged: Optional[str] = None,
+        niceness: Optional[int] = 0,
         progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
         on_done: Optional[Callable[[int, dict], None]] = None) -> RunResult:
     """Runs the shards `indices` (default all) of a run of `shards` shards through Ray (already initialised).
 
     Returns what was run, skipped, failed and cancelled; when every shard is valid, `merged` holds the JSON of
     `xiangqi merge` (with `--out merged`). With `sprt` (a match), the run stops when the SPRT over the finished
-    prefix of shards decides.
+    prefix of shards decides. Each shard's process runs at `niceness` (None: Ray's worker niceness, 15).
     """
     if kind not in ("datagen", "match"):
         raise ValueError(f"kind {kind!r}: datagen or match")
@@ -208,7 +221,7 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
     while (queue or in_flight) and not decided:
         while queue and len(in_flight) < max_in_flight:
             i = queue.pop(0)
-            in_flight[task.remote(binary, kind, args, out_dir, i, shards)] = i
+            in_flight[task.remote(binary, kind, args, out_dir, i, shards, niceness)] = i
         ready, _ = ray.wait(list(in_flight), num_returns=1)
         for ref in ready:
             i = in_flight.pop(ref)
@@ -265,6 +278,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--max-retries", type=int, default=3, help="Ray's retries of a shard whose worker or node died")
     p.add_argument("--sprt", nargs="+", default=None, metavar="KEY=VALUE", help="a match's SPRT: elo0=.. elo1=..")
     p.add_argument("--merged", default=None, help="the merged file (datagen data, or a match's PGN)")
+    p.add_argument("--niceness", type=int, default=0, help="the shards' niceness (Ray's workers run at 15)")
     p.epilog = "After --, the arguments of `xiangqi KIND` (all but --shard, --shards and --out)."
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -272,10 +286,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     rest = argv[cut + 1:]
     if a.shards < 1:
         p.error("--shards must be at least 1")
-    ray.init(address=a.address, log_to_driver=False)
+    ray.init(address=a.address, log_to_driver=False, include_dashboard=False if a.address is None else None)
     in_flight = a.max_in_flight or max(1, int(ray.cluster_resources().get("CPU", 1)))
     r = run(a.kind, a.binary, rest, a.out, a.shards, max_in_flight=in_flight, max_retries=a.max_retries,
-            sprt=a.sprt, merged=a.merged)
+            sprt=a.sprt, merged=a.merged, niceness=a.niceness)
     print(json.dumps({"ran": r.ran, "skipped": r.skipped, "failed": r.failed, "cancelled": r.cancelled,
                       "merged": r.merged, "seconds": round(r.seconds, 3)}), flush=True)
     return 1 if r.failed else 0
