@@ -70,10 +70,12 @@ def test_a_worker_node_removed_mid_run_loses_and_duplicates_nothing(cluster, tmp
     c, workers = cluster
     removed = []
 
-    def remove_one(i, _manifest):
+    def remove_one(i, r):
         if not removed:
-            # Remove the node most likely busy with the next shard, and give the cluster a fresh one.
-            victim = workers.pop(0)
+            # Remove the worker node other than the one that just finished a shard: the one running the other shard
+            # in flight, which is then lost and retried; and give the cluster a fresh node.
+            victim = next(w for w in workers if w.node_id != r["node_id"])
+            workers.remove(victim)
             c.remove_node(victim)
             removed.append(victim)
             workers.append(c.add_node(num_cpus=1))

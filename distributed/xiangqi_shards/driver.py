@@ -123,7 +123,8 @@ def run_shard_command(binary: str, kind: str, args: List[str], out_dir: str, ind
         tail = " ".join(proc.stderr.strip().splitlines()[-3:])
         raise ShardError(f"shard {index}: `xiangqi {kind}` exited with {proc.returncode} on node {node}: {tail}")
     manifest = json.loads(proc.stdout.strip().splitlines()[-1])
-    return {"shard": index, "manifest": manifest, "node": node, "seconds": time.monotonic() - start}
+    node_id = ray.get_runtime_context().get_node_id()
+    return {"shard": index, "manifest": manifest, "node": node, "node_id": node_id, "seconds": time.monotonic() - start}
 
 
 _remote_shard = ray.remote(num_cpus=1)(run_shard_command)
@@ -172,6 +173,7 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
     Returns what was run, skipped, failed and cancelled; when every shard is valid, `merged` holds the JSON of
     `xiangqi merge` (with `--out merged`). With `sprt` (a match), the run stops when the SPRT over the finished
     prefix of shards decides. Each shard's process runs at `niceness` (None: Ray's worker niceness, 15).
+    `on_done(i, r)` is called as shard `i` finishes, with its manifest, node name, node id and seconds.
     """
     if kind not in ("datagen", "match"):
         raise ValueError(f"kind {kind!r}: datagen or match")
@@ -245,7 +247,7 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
             progress(f"[{len(done)}/{len(wanted)}] shard {i} done on {r['node']} in {r['seconds']:.1f} s: "
                      f"{what}{rate}")
             if on_done:
-                on_done(i, m)
+                on_done(i, r)
         decided = decide()
     if decided:
         for ref, i in in_flight.items():
