@@ -61,6 +61,10 @@ pub struct DatagenArgs {
     /// own games).
     #[command(flatten)]
     eval: crate::evalopt::EvalOpts,
+    /// A shard of a run (`--shard I --shards N`, see [`crate::shard`]): `--out` is then the shards' directory,
+    /// `--positions` the whole run's, `--seed` the run's, and `--threads` must be 1.
+    #[command(flatten)]
+    shard: crate::shard::ShardOpts,
 }
 
 /// The bytes of a game's records, each with the game's result for its side to move (`winner` is `None` for a
@@ -152,13 +156,57 @@ fn play_game(work: &Work, engine: &mut SearchEngine<EvalChoice>, rng: &mut StdRn
 
 /// `xiangqi datagen`.
 pub fn run(a: &DatagenArgs) -> CmdResult {
+    match a.shard.shard()? {
+        Some(shard) => run_shard(a, shard),
+        None => generate(a, &a.out, a.positions, a.seed),
+    }
+}
+
+/// `xiangqi datagen --shard I --shards N`: this shard's part of the run's positions, from the shard's own seed, one
+/// search thread, into a temporary file renamed when complete, then the manifest.
+fn run_shard(a: &DatagenArgs, shard: crate::shard::Shard) -> CmdResult {
+    use crate::shard;
+    if a.threads != 1 {
+        return Err("--shard needs --threads 1 (one game at a time gives the same bytes every run)".into());
+    }
+    a.eval.choice()?;
+    let dir = &a.out;
+    shard::make_dir(dir)?;
+    let tmp = shard::temp_path(dir, shard, "datagen");
+    let _ = std::fs::remove_file(&tmp);
+    let part = shard.part(a.positions);
+    let seed = shard::shard_seed(a.seed, shard.index);
+    if let Err(e) = generate(a, &tmp, part.end - part.start, seed) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let records = record_count(std::fs::metadata(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?.len());
+    let m = shard::Manifest {
+        format: shard::FORMAT.to_owned(),
+        kind: "datagen".to_owned(),
+        shard: shard.index,
+        shards: shard.count,
+        run_seed: a.seed,
+        shard_seed: seed,
+        file: String::new(),
+        bytes: 0,
+        sha256: String::new(),
+        records: Some(records),
+        results: None,
+    };
+    let m = shard::finish(dir, &tmp, m)?;
+    println!("{}", serde_json::to_string(&m).map_err(|e| e.to_string())?);
+    Ok(())
+}
+
+/// Plays games into the data file `out` until it holds `target` records, the workers' games seeded from `seed`.
+fn generate(a: &DatagenArgs, out: &Path, target: u64, seed: u64) -> CmdResult {
     let variant: VariantConfig = xiangqi_cli::uci::DEFAULT_VARIANT.parse().map_err(|e| format!("{e}"))?;
     // The network first: a missing one is an error before any file is touched.
     let eval = a.eval.choice()?;
-    let (mut file, start_count) = open_data(&a.out)?;
-    let target = a.positions;
+    let (mut file, start_count) = open_data(out)?;
     if start_count >= target {
-        eprintln!("{} already holds {start_count} records (target {target})", a.out.display());
+        eprintln!("{} already holds {start_count} records (target {target})", out.display());
         return Ok(());
     }
     let work = Work {
@@ -176,7 +224,7 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
         let (work, stop, tx) = (work.clone(), stop.clone(), tx.clone());
         // Each worker's stream of games depends on the seed and its index only.
         let mut rng =
-            StdRng::seed_from_u64(a.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (t + 1).wrapping_mul(0x9E37_79B9));
+            StdRng::seed_from_u64(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (t + 1).wrapping_mul(0x9E37_79B9));
         // Each worker's own engine: one search thread, its own table.
         let mut engine = SearchEngine::new(work.eval.clone())?;
         engine.set_variant(work.variant);
@@ -194,7 +242,7 @@ pub fn run(a: &DatagenArgs) -> CmdResult {
     let started = Instant::now();
     let mut last = Instant::now();
     let (mut count, mut games) = (start_count, 0u64);
-    let name = a.out.display().to_string();
+    let name = out.display().to_string();
     let mut failure = None;
     while let Ok(data) = rx.recv() {
         let n = (data.len() / RECORD_BYTES) as u64;
@@ -251,6 +299,7 @@ mod tests {
             hash: 1,
             quiet: true,
             eval: crate::evalopt::EvalOpts::default(),
+            shard: Default::default(),
         }
     }
 

@@ -20,6 +20,7 @@ mod matches;
 mod records;
 mod search;
 mod serve;
+mod shard;
 mod tactics_cmd;
 mod tree;
 mod tune;
@@ -108,6 +109,9 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Play engines (UCI or UCCI) against each other: openings, time controls, adjudication, Elo and SPRT.
     Match(matches::MatchArgs),
+    /// Check the shards of a distributed datagen or match run and merge them in shard order (data concatenated,
+    /// match results summed).
+    Merge(shard::MergeArgs),
     /// What each technique of a variant is worth: nodes to a fixed depth and Elo in games, one taken away (or added)
     /// at a time.
     Ablate(ablate::AblateArgs),
@@ -149,6 +153,7 @@ fn main() -> ExitCode {
         Some(Command::Tree(args)) => tree::run(&args),
         Some(Command::Tactics(args)) => tactics_cmd::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Merge(args)) => shard::merge(&args),
         Some(Command::Ablate(args)) => ablate::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),

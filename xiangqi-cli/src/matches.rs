@@ -133,6 +133,13 @@ struct MatchFlags {
     /// End with one JSON summary object on standard output.
     #[arg(long)]
     json: bool,
+    /// A shard of the match (`--shard I --shards N`, see `xiangqi merge`): its part of the game pairs of --games,
+    /// the games of the whole match with the same indices, written with a manifest into the directory of --out.
+    #[command(flatten)]
+    shard: crate::shard::ShardOpts,
+    /// The shards' directory (with --shard).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    out: Option<PathBuf>,
 }
 
 /// Parses `key=value` words into numbers for the keys named.
@@ -375,10 +382,37 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     let openings = read_openings(all.flags.openings.as_deref())?;
     let settings = settings(all, openings).map_err(UsageError::new)?;
     let args = &all.flags;
+    let shard = args.shard.shard().map_err(UsageError::new)?;
+    if shard.is_some() {
+        if settings.sprt.is_some() {
+            return Err(UsageError::new(
+                "--sprt is decided over the merged shards (xiangqi merge --sprt), not in one".to_owned(),
+            )
+            .into());
+        }
+        if args.pgn.is_some() {
+            return Err(UsageError::new(
+                "a shard writes its games into --out DIR; --pgn is for a whole match".to_owned(),
+            )
+            .into());
+        }
+        if settings.games % 2 != 0 {
+            return Err(UsageError::new(
+                "--games must be even with --shard (shards are made of game pairs)".to_owned(),
+            )
+            .into());
+        }
+        if args.out.is_none() {
+            return Err(UsageError::new("--shard needs --out DIR".to_owned()).into());
+        }
+    }
     // Start every engine once: a missing binary, a failed handshake or an unknown option stops here.
     for e in &settings.engines {
         let p = EngineProcess::start(e, settings.timeout).map_err(|err| format!("engine {:?}: {err}", e.name))?;
         p.quit();
+    }
+    if let (Some(shard), Some(dir)) = (shard, &args.out) {
+        return run_shard(&settings, shard, dir);
     }
     let mut pgn = match &args.pgn {
         Some(path) => Some(std::io::BufWriter::new(
@@ -479,6 +513,52 @@ pub fn run(all: &MatchArgs) -> CmdResult {
     if summary.restarts > 0 {
         writeln!(out, "Engine restarts: {}", summary.restarts)?;
     }
+    Ok(())
+}
+
+/// `xiangqi match --shard I --shards N --out DIR`: the shard's game pairs, their games into a temporary PGN file
+/// renamed when complete, then the manifest with W/D/L and the pentanomial pairs.
+fn run_shard(settings: &MatchSettings, shard: crate::shard::Shard, dir: &std::path::Path) -> CmdResult {
+    use crate::shard;
+    shard::make_dir(dir)?;
+    let pairs = shard.part(settings.games as u64 / 2);
+    let games = (2 * pairs.start) as usize..(2 * pairs.end) as usize;
+    let tmp = shard::temp_path(dir, shard, "match");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?);
+    let mut write_error = None;
+    let summary = xiangqi_match::run_range(settings, games.clone(), |record, _| {
+        if let Err(e) = file.write_all(record.pgn(&settings.event).as_bytes()) {
+            write_error.get_or_insert(e);
+        }
+    });
+    let done = file.into_inner().map_err(|e| e.into_error()).and_then(|f| f.sync_all());
+    if let Some(e) = write_error.map(Err).unwrap_or(done).err() {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("{}: {e}", tmp.display()).into());
+    }
+    let results = shard::MatchCounts {
+        first_game: games.start as u64,
+        games: summary.first.games(),
+        wins: summary.first.wins,
+        draws: summary.first.draws,
+        losses: summary.first.losses,
+        pentanomial: summary.pairs.counts,
+    };
+    let m = shard::Manifest {
+        format: shard::FORMAT.to_owned(),
+        kind: "match".to_owned(),
+        shard: shard.index,
+        shards: shard.count,
+        run_seed: 0,
+        shard_seed: 0,
+        file: String::new(),
+        bytes: 0,
+        sha256: String::new(),
+        records: None,
+        results: Some(results),
+    };
+    let m = shard::finish(dir, &tmp, m)?;
+    println!("{}", serde_json::to_string(&m).map_err(|e| e.to_string())?);
     Ok(())
 }
 

@@ -77,5 +77,7 @@ pub use elo::{Pentanomial, Sprt, SprtError, SprtState, Trinomial};
 pub use engine::{BestMove, EngineConfig, EngineConfigError, EngineProcess, ProcessError, Protocol};
 pub use game::{PlayedGame, Termination};
 pub use openings::Opening;
-pub use runner::{run, DrawAdjudication, MatchSettings, NoBestMove, ResignAdjudication, SprtDecision, Standing};
+pub use runner::{
+    run, run_range, DrawAdjudication, MatchSettings, NoBestMove, ResignAdjudication, SprtDecision, Standing,
+};
 pub use runner::{ClockError, ParseNoBestMoveError, Summary, TimeControl};

@@ -341,8 +341,19 @@ pub struct Summary {
 /// Each of `concurrency` workers owns its own engine processes and plays one game at a time; a process that
 /// crashes, times out or disconnects loses that game and is started again for the next. An SPRT that decides stops
 /// the match (games already under way finish and are counted).
-pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summary)) -> Summary {
-    let next = AtomicUsize::new(0);
+pub fn run(settings: &MatchSettings, on_game: impl FnMut(&PlayedGame, &Summary)) -> Summary {
+    run_range(settings, 0..settings.games, on_game)
+}
+
+/// Plays the games of the schedule whose indices are in `games` (a shard of a match), as [`run`] plays them all:
+/// each game is the one [`job`] gives its index, so the shards `0..a`, `a..b`, ... of one match play between them
+/// the games of the whole match. A range that starts and ends on an even index holds whole colour-reversed pairs.
+pub fn run_range(
+    settings: &MatchSettings,
+    games: std::ops::Range<usize>,
+    mut on_game: impl FnMut(&PlayedGame, &Summary),
+) -> Summary {
+    let next = AtomicUsize::new(games.start);
     let stop = AtomicBool::new(false);
     let n = settings.engines.len();
     let mut summary = Summary { table: vec![Standing::default(); n], ..Summary::default() };
@@ -359,7 +370,7 @@ pub fn run(settings: &MatchSettings, mut on_game: impl FnMut(&PlayedGame, &Summa
                         break;
                     }
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= settings.games {
+                    if index >= games.end {
                         break;
                     }
                     let job = job(index, n, settings.openings.len());

@@ -1,0 +1,7 @@
+"""`python -m xiangqi_shards`: the driver's command line."""
+
+import sys
+
+from .driver import main
+
+sys.exit(main())
