@@ -106,7 +106,12 @@ fn the_engine_loses_one_technique_per_row_and_the_build_up_adds_one() {
             "rules",
             "aspiration",
             "qsprune",
-            "verified"
+            "verified",
+            "caphist",
+            "hlmr",
+            "improving",
+            "iir",
+            "singular"
         ]
     );
     for r in v["rows"].as_array().unwrap() {
