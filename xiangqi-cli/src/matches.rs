@@ -106,6 +106,12 @@ struct MatchFlags {
     /// Games to play (default: each opening with both colours for every pairing; 20000 with --sprt).
     #[arg(long)]
     games: Option<usize>,
+    /// Quiet moves (no capture, no check) played after the opening of each round, chosen by the round's number
+    /// (at most 20): engines at a fixed node count or depth are deterministic, and without them each opening
+    /// with each colour is one game played again and again. Each round (each opening with both colours) gets an
+    /// opening of its own, the set's openings in turn. 0 plays the openings as they are.
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
     /// Games played at the same time, each with its own engine processes.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -262,6 +268,16 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
     if games == 0 {
         return Err("--games must be positive".to_owned());
     }
+    if args.random_plies > 20 {
+        return Err(format!("--random-plies {}: at most 20", args.random_plies));
+    }
+    // Each round its own opening: the set's in turn, each followed by quiet moves chosen by the round.
+    let openings = if args.random_plies > 0 {
+        let rounds = games.div_ceil(2 * pairings);
+        (0..rounds).map(|round| openings::for_pair(&openings, round, args.random_plies)).collect()
+    } else {
+        openings
+    };
     if args.concurrency == 0 || args.concurrency > 256 {
         return Err("--concurrency must be from 1 to 256".to_owned());
     }
@@ -692,6 +708,23 @@ mod tests {
         let args = args.chain(["--engine", "cmd=x", "name=b", "--nodes", "100"]);
         let args = MatchArgs::from_arg_matches(&cmd.try_get_matches_from(args).unwrap()).unwrap();
         settings(&args, openings::builtin()).unwrap_err()
+    }
+
+    #[test]
+    fn random_plies_give_each_round_an_opening_of_its_own() {
+        let set = openings::builtin();
+        let s = parse("--nodes 100 --games 60 --random-plies 2").unwrap();
+        assert_eq!(s.openings.len(), 30);
+        for (round, o) in s.openings.iter().enumerate() {
+            let base = &set[round % set.len()];
+            assert_eq!(o.fen, base.fen);
+            assert_eq!(o.moves.len(), base.moves.len() + 2, "round {round}");
+            assert_eq!(o.moves[..base.moves.len()], base.moves[..]);
+        }
+        let distinct: std::collections::BTreeSet<&Vec<String>> = s.openings.iter().map(|o| &o.moves).collect();
+        assert!(distinct.len() > set.len(), "{} distinct openings", distinct.len());
+        assert_eq!(parse("--nodes 100 --games 60").unwrap().openings, set);
+        assert_eq!(error("--nodes 100 --random-plies 21"), "--random-plies 21: at most 20");
     }
 
     #[test]
