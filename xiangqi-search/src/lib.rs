@@ -93,6 +93,8 @@ mod smp;
 mod stats;
 pub mod synthetic;
 pub mod techniques;
+#[cfg(test)]
+mod test_eval;
 pub mod tt;
 mod variants;
 mod xiangqi;

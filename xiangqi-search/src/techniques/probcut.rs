@@ -141,8 +141,9 @@ impl ProbCut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Evaluator, Limits, VariantConfig, VariantError};
-    use xiangqi_core::{PieceKind, Position};
+    use crate::test_eval::Material;
+    use crate::{Limits, VariantConfig, VariantError};
+    use xiangqi_core::Position;
 
     fn hit(score: Score, depth: i32, bound: Bound) -> TtHit {
         TtHit { mv: 1, score, eval: 0, depth, bound }
@@ -197,28 +198,6 @@ mod tests {
         assert!(["negamax-ab+probcut", "negamax-ab-hard+qs+probcut"]
             .iter()
             .all(|v| v.parse::<VariantConfig>().is_ok()));
-    }
-
-    /// Material, in evaluation units (a soldier is 100), for the side to move.
-    struct Material;
-
-    impl Evaluator<Position> for Material {
-        fn evaluate(&mut self, pos: &Position) -> Score {
-            let mut score = 0;
-            for sq in pos.occupied() {
-                let Some(p) = pos.piece_at(sq) else { continue };
-                let value = match p.kind {
-                    PieceKind::King => 0,
-                    PieceKind::Chariot => 950,
-                    PieceKind::Cannon => 450,
-                    PieceKind::Horse => 420,
-                    PieceKind::Advisor | PieceKind::Elephant => 120,
-                    PieceKind::Soldier => 100,
-                };
-                score += if p.color == pos.turn() { value } else { -value };
-            }
-            score
-        }
     }
 
     #[test]

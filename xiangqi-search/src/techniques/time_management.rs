@@ -146,6 +146,7 @@ impl TimeManagement {
 mod tests {
     use super::*;
     use crate::game::MATE;
+    use crate::test_eval::Material;
 
     type Tm = TimeManagement;
 
@@ -210,18 +211,6 @@ mod tests {
         assert_eq!(tm.iteration(9, MATE - 5, 0.5), Tm::STABLE_SCALE * (1.0 + Tm::INSTABILITY / 256.0));
         tm.clear();
         assert_eq!((tm.best, tm.stable, tm.scores.len()), (None, 0, 0));
-    }
-
-    struct Material;
-
-    impl crate::Evaluator<xiangqi_core::Position> for Material {
-        fn evaluate(&mut self, p: &xiangqi_core::Position) -> Score {
-            let us = p.turn();
-            xiangqi_core::PieceKind::ALL
-                .iter()
-                .map(|&k| 100 * (p.pieces(us, k).count() as Score - p.pieces(!us, k).count() as Score))
-                .sum()
-        }
     }
 
     #[test]
