@@ -244,16 +244,18 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let Some(hit) = hit.filter(|_| V::Additions::ENABLED && self.config.has(singular::ID)) else {
             return Singular::Extend(0);
         };
-        if !SingularExtension::tests(depth, ply, &hit, excluding) || self.game.decode_legal(hit.mv).is_none() {
+        if !SingularExtension::tests(&self.params, depth, ply, &hit, excluding)
+            || self.game.decode_legal(hit.mv).is_none()
+        {
             return Singular::Extend(0);
         }
-        let (singular_beta, singular_depth) = SingularExtension::bound_and_depth(&hit, depth);
+        let (singular_beta, singular_depth) = SingularExtension::bound_and_depth(&self.params, &hit, depth);
         self.excluded_at[ply] = hit.mv;
         self.observer.enter(ply, singular_beta - 1, singular_beta, singular_depth, NodeKind::ZeroWindow);
         let value = self.negamax(singular_depth, singular_beta - 1, singular_beta, ply, false);
         self.excluded_at[ply] = 0;
         self.pv_len[ply] = 0;
-        let verdict = SingularExtension::verdict(value, singular_beta, beta, hit.score, pv_node);
+        let verdict = SingularExtension::verdict(&self.params, value, singular_beta, beta, hit.score, pv_node);
         match verdict {
             Singular::Extend(plies) if plies > 0 => self.stats.bump(singular::EXTENSIONS),
             Singular::MultiCut(_) => self.stats.bump(singular::MULTI_CUTS),
@@ -489,7 +491,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let see = SeeRule::new(additions && self.config.has(see_pruning::ID), depth, pv_node, in_check);
         let rule = SkipRule::new(on, &self.params, depth, alpha, pv_node, in_check, static_eval)
             .late_limit_scaled(|limit| improving.late_limit(limit))
-            .with_history(history && !pv_node && !in_check, depth);
+            .with_history(history && !pv_node && !in_check, &self.params, depth);
         (rule, see)
     }
 
@@ -550,7 +552,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         }
         let r = improving.reduction(r, depth);
         if self.config.has(history_lmr::ID) {
-            HistoryReductions::adjust(r, history, depth)
+            HistoryReductions::adjust(&self.params, r, history, depth)
         } else {
             r
         }

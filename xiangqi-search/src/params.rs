@@ -29,11 +29,15 @@ use crate::registry::{TechniqueId, MAX_TECHNIQUES};
 use crate::techniques::{
     aspiration::Aspiration,
     futility::{Futility, LateMovePruning},
+    history_lmr::HistoryReductions,
+    history_pruning::HistoryPruning,
+    iir::InternalIterativeReduction,
     late_move_reductions::LateMoveReductions,
     probcut::ProbCut,
     qs_pruning::QsPruning,
     razoring::Razoring,
     reverse_futility::ReverseFutility,
+    singular::SingularExtension,
     verified_null::VerifiedNullMove,
 };
 use xiangqi_core::evaluation::{OptionDecl, OptionKind};
@@ -126,6 +130,14 @@ pub const PARAMS: &[&Param] = &[
     &VerifiedNullMove::BASE_REDUCTION,
     &VerifiedNullMove::DEPTH_PER_REDUCTION,
     &VerifiedNullMove::VERIFY_DEPTH,
+    &HistoryReductions::DIVISOR,
+    &HistoryPruning::MAX_DEPTH,
+    &HistoryPruning::MARGIN,
+    &InternalIterativeReduction::MIN_DEPTH,
+    &InternalIterativeReduction::PLIES,
+    &SingularExtension::MIN_DEPTH,
+    &SingularExtension::MARGIN,
+    &SingularExtension::DOUBLE_MARGIN,
     &ProbCut::MARGIN,
     &ProbCut::IMPROVING_MARGIN,
     &ProbCut::MIN_DEPTH,
@@ -351,5 +363,55 @@ mod tests {
         assert_eq!(q, Params::default());
         let missing = q.load(std::path::Path::new("/nonexistent/params.txt")).unwrap_err().to_string();
         assert!(missing.contains("/nonexistent/params.txt"), "{missing}");
+    }
+
+    /// Every parameter is read by the search: moving it to one end of its range or the other changes the nodes of
+    /// a fixed-depth search with every technique on (but `qsee`, which replaces `qsprune`'s test), in one of four
+    /// positions (the start position, a middlegame, and two tactics of ElephantEye's test set whose scores jump
+    /// between iterations, so that aspiration windows fail).
+    #[test]
+    fn every_parameter_changes_the_search() {
+        use crate::test_eval::Textured;
+        use crate::{Limits, VariantConfig};
+        use xiangqi_core::Position;
+        let variant: VariantConfig =
+            "engine+conthist+hprune+corrhist+see+probcut+mdp".parse().expect("a known variant");
+        let positions = [
+            Position::startpos(),
+            Position::from_fen("r1bakab2/9/1cn3nc1/p3p1p1p/2p6/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w").expect("a FEN"),
+            Position::from_fen("3k2r2/2P1a4/9/9/4N4/7r1/9/4B3C/9/4RK3 w").expect("a FEN"),
+            Position::from_fen("r1b1ka3/3Pa4/b8/9/9/9/9/1C4p2/9/c3K4 w").expect("a FEN"),
+        ];
+        let nodes = |params: &Params| -> Vec<u64> {
+            positions
+                .iter()
+                .map(|pos| {
+                    let setup = crate::RunSetup { params: *params, ..Default::default() };
+                    variant
+                        .run_with(
+                            pos.clone(),
+                            Textured,
+                            &Limits { iterative: true, ..Limits::depth(11) },
+                            &setup,
+                            |_| {},
+                        )
+                        .stats
+                        .nodes()
+                })
+                .collect()
+        };
+        let base = nodes(&Params::default());
+        let mut unread = Vec::new();
+        for p in PARAMS {
+            let moved = |value: i32| {
+                let mut q = Params::default();
+                q.set(p.name, i64::from(value)).expect("in range");
+                nodes(&q)
+            };
+            if moved(p.min) == base && moved(p.max) == base {
+                unread.push(p.name);
+            }
+        }
+        assert!(unread.is_empty(), "parameters that change nothing: {unread:?}");
     }
 }

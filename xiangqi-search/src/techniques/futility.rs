@@ -139,10 +139,11 @@ impl SkipRule {
         self
     }
 
-    /// The rule with history pruning (`on` at a zero-window node not in check) at a node with `depth` plies left.
+    /// The rule with history pruning (`on` at a zero-window node not in check) at a node with `depth` plies left,
+    /// with the parameters `p`.
     #[inline(always)]
-    pub fn with_history(mut self, on: bool, depth: i32) -> SkipRule {
-        self.history_floor = (on && depth <= HistoryPruning::MAX_DEPTH).then(|| -HistoryPruning::MARGIN * depth);
+    pub fn with_history(mut self, on: bool, p: &Params, depth: i32) -> SkipRule {
+        self.history_floor = if on { HistoryPruning::floor(p, depth) } else { None };
         self
     }
 

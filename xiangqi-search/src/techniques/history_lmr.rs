@@ -1,5 +1,6 @@
 //! History-adjusted late move reductions.
 
+use crate::params::{Param, Params};
 use crate::registry::{Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -28,11 +29,13 @@ pub struct HistoryReductions;
 
 impl HistoryReductions {
     /// History worth one ply of reduction.
-    pub const DIVISOR: i32 = 8192;
+    pub const DIVISOR: Param =
+        Param::new(ID, 0, "HlmrDivisor", 8192, 1024, 65536, 600.0, "History LMR: history worth one ply.");
 
-    /// The reduction `r` of a move whose statistics are `stats`, at a node with `depth` plies left.
+    /// The reduction `r` of a move whose statistics are `stats`, at a node with `depth` plies left, with the
+    /// parameters `p`.
     #[inline(always)]
-    pub fn adjust(r: i32, stats: i32, depth: i32) -> i32 {
-        (r - stats / Self::DIVISOR).clamp(0, (depth - 2).max(0))
+    pub fn adjust(p: &Params, r: i32, stats: i32, depth: i32) -> i32 {
+        (r - stats / p.get(Self::DIVISOR)).clamp(0, (depth - 2).max(0))
     }
 }

@@ -1,5 +1,6 @@
 //! History pruning.
 
+use crate::params::{Param, Params};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -31,14 +32,16 @@ pub struct HistoryPruning;
 
 impl HistoryPruning {
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: i32 = 3;
+    pub const MAX_DEPTH: Param = Param::new(ID, 0, "HistPruneMaxDepth", 3, 0, 8, 0.5, "History pruning: deepest node.");
     /// The statistics threshold per ply of depth.
-    pub const MARGIN: i32 = 48;
+    pub const MARGIN: Param =
+        Param::new(ID, 1, "HistPruneMargin", 48, 0, 4096, 8.0, "History pruning: statistics threshold per ply.");
 
-    /// Whether a quiet move with statistics `stats` is skipped at a node with `depth` plies left (the node's skip
-    /// rule holds the threshold: [`crate::techniques::futility::SkipRule::history_skips`]).
+    /// The statistics under which a quiet move is skipped at a node with `depth` plies left, with the parameters
+    /// `p`; `None` when the node is too deep (the node's skip rule holds it:
+    /// [`crate::techniques::futility::SkipRule::history_skips`]).
     #[inline(always)]
-    pub fn skips(depth: i32, stats: i32) -> bool {
-        depth <= Self::MAX_DEPTH && stats < -Self::MARGIN * depth
+    pub fn floor(p: &Params, depth: i32) -> Option<i32> {
+        (depth <= p.get(Self::MAX_DEPTH)).then(|| -p.get(Self::MARGIN) * depth)
     }
 }

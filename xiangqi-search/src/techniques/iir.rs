@@ -1,5 +1,6 @@
 //! Internal iterative reduction.
 
+use crate::params::Param;
 use crate::policy::Search;
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
@@ -35,18 +36,18 @@ pub struct InternalIterativeReduction;
 
 impl InternalIterativeReduction {
     /// The shallowest node that is reduced.
-    pub const MIN_DEPTH: i32 = 4;
+    pub const MIN_DEPTH: Param = Param::new(ID, 0, "IirMinDepth", 4, 2, 16, 0.5, "IIR: the shallowest node reduced.");
     /// How many plies shallower.
-    pub const PLIES: i32 = 1;
+    pub const PLIES: Param = Param::new(ID, 1, "IirPlies", 1, 1, 3, 0.5, "IIR: plies of reduction.");
 
     /// The node's hook: the depth to search a node with `depth` plies left and the table move `hash_move` (0 for
     /// none) to.
     #[inline(always)]
     pub fn depth<S: Search>(s: &mut S, depth: i32, hash_move: u16, in_check: bool) -> i32 {
-        if !(s.config().has(ID) && hash_move == 0 && depth >= Self::MIN_DEPTH && !in_check) {
+        if !(s.config().has(ID) && hash_move == 0 && depth >= s.params().get(Self::MIN_DEPTH) && !in_check) {
             return depth;
         }
         s.stats().bump(REDUCTIONS);
-        depth - Self::PLIES
+        depth - s.params().get(Self::PLIES)
     }
 }

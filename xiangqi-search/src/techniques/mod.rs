@@ -23,14 +23,14 @@
 //! | quiescence pruning | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
 //! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
 //! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
-//! | capture history (not in `engine`) | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
+//! | capture history | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
 //! | continuation history (not in `engine`) | `continuation_history.rs` | ordering: quiet moves; node: make, cutoff | quiet moves scored by what followed the moves one and two plies back | Stockfish's `continuationHistory` |
-//! | history-adjusted reductions (not in `engine`) | `history_lmr.rs` | node: reduce | a quiet move's reduction shrinks or grows with its history | Stockfish's `statScore` |
+//! | history-adjusted reductions | `history_lmr.rs` | node: reduce | a quiet move's reduction shrinks or grows with its history | Stockfish's `statScore` |
 //! | history pruning (not in `engine`) | `history_pruning.rs` | node: skip a move | late quiet moves with a history far below zero are not searched at shallow depth | Stockfish's step 14 (continuation history) |
 //! | correction history (not in `engine`) | `correction_history.rs` | node: static evaluation; store | the static evaluation is corrected by the errors searches found in positions of the same soldiers and the same material | Stockfish's `correctionHistory` |
-//! | improving (not in `engine`) | `improving.rs` | node: static evaluation; prune; reduce | whether the evaluation rose since two plies back loosens or tightens the pruning margins | Stockfish's `improving` |
-//! | internal iterative reduction (not in `engine`) | `iir.rs` | node: before the moves | a node without a table move is searched a ply shallower | Stockfish, Ed Schröder |
-//! | singular extension (not in `engine`) | `singular.rs` | node: before the moves | the table move is extended when every other move falls short of its value; multi-cut and negative extensions | Stockfish, Pikafish |
+//! | improving | `improving.rs` | node: static evaluation; prune; reduce | whether the evaluation rose since two plies back loosens or tightens the pruning margins | Stockfish's `improving` |
+//! | internal iterative reduction | `iir.rs` | node: before the moves | a node without a table move is searched a ply shallower | Stockfish, Ed Schröder |
+//! | singular extension | `singular.rs` | node: before the moves | the table move is extended when every other move falls short of its value; multi-cut and negative extensions | Stockfish, Pikafish |
 //! | SEE pruning (not in `engine`) | `see_pruning.rs` | node: skip a move | captures and quiet moves that lose material by static exchange are not searched at shallow depth | Stockfish's step 14, Pikafish |
 //! | quiescence by SEE (not in `engine`) | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
 //! | time management (not in `engine`) | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |

@@ -1,6 +1,7 @@
 //! Singular extension, with multi-cut and negative extensions.
 
 use crate::game::{Score, MATE_BOUND};
+use crate::params::{Param, Params};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use crate::tt::{Bound, TtHit};
 
@@ -55,17 +56,20 @@ pub enum Singular {
 
 impl SingularExtension {
     /// The shallowest node that tests its table move.
-    pub const MIN_DEPTH: i32 = 8;
+    pub const MIN_DEPTH: Param =
+        Param::new(ID, 0, "SingularMinDepth", 8, 4, 16, 0.5, "Singular extension: the shallowest node tested.");
     /// The singular bound's margin under the table's score, per ply of depth.
-    pub const MARGIN: Score = 2;
+    pub const MARGIN: Param =
+        Param::new(ID, 1, "SingularMargin", 2, 0, 32, 0.5, "Singular extension: bound's margin per ply.");
     /// How much further below the bound the other moves must fail for a double extension.
-    pub const DOUBLE_MARGIN: Score = 20;
+    pub const DOUBLE_MARGIN: Param =
+        Param::new(ID, 2, "SingularDoubleMargin", 20, 0, 400, 4.0, "Singular extension: double extension margin.");
 
-    /// Whether a node with `depth` plies left, `ply` from the root, tests the table's `hit`.
+    /// Whether a node with `depth` plies left, `ply` from the root, tests the table's `hit` (parameters `p`).
     #[inline(always)]
-    pub fn tests(depth: i32, ply: usize, hit: &TtHit, excluding: bool) -> bool {
+    pub fn tests(p: &Params, depth: i32, ply: usize, hit: &TtHit, excluding: bool) -> bool {
         ply > 0
-            && depth >= Self::MIN_DEPTH
+            && depth >= p.get(Self::MIN_DEPTH)
             && !excluding
             && hit.mv != 0
             && hit.bound != Bound::Upper
@@ -75,16 +79,23 @@ impl SingularExtension {
 
     /// The singular bound and the depth of the search without the table move.
     #[inline(always)]
-    pub fn bound_and_depth(hit: &TtHit, depth: i32) -> (Score, i32) {
-        (hit.score - Self::MARGIN * depth, (depth - 1) / 2)
+    pub fn bound_and_depth(p: &Params, hit: &TtHit, depth: i32) -> (Score, i32) {
+        (hit.score - p.get(Self::MARGIN) * depth, (depth - 1) / 2)
     }
 
     /// The verdict, from the search without the table move's `value`, the singular bound, the node's `beta`, the
     /// table's score and whether the node is a PV node.
     #[inline(always)]
-    pub fn verdict(value: Score, singular_beta: Score, beta: Score, tt_score: Score, pv_node: bool) -> Singular {
+    pub fn verdict(
+        p: &Params,
+        value: Score,
+        singular_beta: Score,
+        beta: Score,
+        tt_score: Score,
+        pv_node: bool,
+    ) -> Singular {
         if value < singular_beta {
-            let double = !pv_node && value < singular_beta - Self::DOUBLE_MARGIN;
+            let double = !pv_node && value < singular_beta - p.get(Self::DOUBLE_MARGIN);
             Singular::Extend(1 + double as i32)
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
@@ -102,10 +113,11 @@ mod tests {
 
     #[test]
     fn the_verdict_follows_the_search_without_the_move() {
-        assert_eq!(SingularExtension::verdict(10, 20, 50, 40, true), Singular::Extend(1));
-        assert_eq!(SingularExtension::verdict(-10, 20, 50, 40, false), Singular::Extend(2));
-        assert_eq!(SingularExtension::verdict(60, 55, 50, 70, false), Singular::MultiCut(55));
-        assert_eq!(SingularExtension::verdict(30, 20, 25, 40, false), Singular::Extend(-1));
-        assert_eq!(SingularExtension::verdict(30, 20, 50, 40, false), Singular::Extend(0));
+        let p = Params::default();
+        assert_eq!(SingularExtension::verdict(&p, 10, 20, 50, 40, true), Singular::Extend(1));
+        assert_eq!(SingularExtension::verdict(&p, -10, 20, 50, 40, false), Singular::Extend(2));
+        assert_eq!(SingularExtension::verdict(&p, 60, 55, 50, 70, false), Singular::MultiCut(55));
+        assert_eq!(SingularExtension::verdict(&p, 30, 20, 25, 40, false), Singular::Extend(-1));
+        assert_eq!(SingularExtension::verdict(&p, 30, 20, 50, 40, false), Singular::Extend(0));
     }
 }
