@@ -436,7 +436,9 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         )),
         None => None,
     };
-    let progress = std::io::stderr().is_terminal();
+    // On a terminal the progress line is redrawn after each game; into a file (a long run in the background) a
+    // line is written after every tenth game, so the file shows the run's state without growing a line a game.
+    let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
     let mut write_error = None;
     let summary = xiangqi_match::run(&settings, |record, s| {
@@ -445,11 +447,14 @@ pub fn run(all: &MatchArgs) -> CmdResult {
                 write_error.get_or_insert(e);
             }
         }
-        if progress {
-            eprint!("\r\x1b[K[{}/{}] {}", s.first.games(), settings.games, status_line(s, &settings));
+        let done = s.first.games();
+        if tty {
+            eprint!("\r\x1b[K[{}/{}] {}", done, settings.games, status_line(s, &settings));
+        } else if done % 10 == 0 {
+            eprintln!("[{}/{}] {}", done, settings.games, status_line(s, &settings));
         }
     });
-    if progress {
+    if tty {
         eprintln!();
     }
     if let Some(e) = write_error {

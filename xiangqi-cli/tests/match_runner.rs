@@ -246,6 +246,15 @@ fn a_nobestmove_in_a_live_position_is_a_claimed_draw() {
     assert_eq!(wdl(&s), (Some(0), Some(4), Some(0)), "{s}");
     assert_eq!((s["reasons"]["draw-claim"].as_u64(), s["draw_claims"].as_u64()), (Some(4), Some(4)), "{s}");
     assert_eq!(recorded(&pgn, 4, "draw-claim"), ["1/2-1/2"; 4]);
+    // Standard error is not a terminal: a progress line after every tenth game (so a run in the background shows
+    // its state in its log), and none between.
+    let out = against_fake(&claim, "claim", &pgn, &["--games", "20", "--json"]);
+    let log = String::from_utf8(out.stderr.clone()).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(lines[0].starts_with("[10/20] 10 games: engine vs others +0 =10 -0"), "{log}");
+    assert!(lines[1].starts_with("[20/20] 20 games:"), "{log}");
+    assert_eq!(summary(&out)["draws"], 20);
     // The same engine spoken to in UCCI, ElephantEye's protocol.
     let ucci = against_fake_json(&claim, "claim", &pgn, &["proto=ucci", "--games", "2"]);
     assert_eq!(wdl(&ucci), (Some(0), Some(2), Some(0)), "{ucci}");
