@@ -82,14 +82,20 @@ impl Network {
     #[inline]
     pub fn output(&self, acc: &[i16], turn: Color, bucket: usize) -> i32 {
         let h = self.hidden;
+        self.output_with(acc, turn, &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h], self.b2[bucket])
+    }
+
+    /// The output layer with the weights `w2` (`2H`, the side to move's half first) and the bias `b2`.
+    #[inline(always)]
+    fn output_with(&self, acc: &[i16], turn: Color, w2: &[i16], b2: i32) -> i32 {
+        let h = self.hidden;
         let (red, black) = (&acc[..h], &acc[h..2 * h]);
         let (us, them) = match turn {
             Color::Red => (red, black),
             Color::Black => (black, red),
         };
-        let w2 = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         let sum = i64::from(screlu_dot(us, &w2[..h])) + i64::from(screlu_dot(them, &w2[h..]));
-        let v = (sum / i64::from(QA) + i64::from(self.b2[bucket])) * i64::from(self.scale) / i64::from(QA * QB);
+        let v = (sum / i64::from(QA) + i64::from(b2)) * i64::from(self.scale) / i64::from(QA * QB);
         v.clamp(-i64::from(EVAL_MAX), i64::from(EVAL_MAX)) as i32
     }
 }
@@ -338,8 +344,13 @@ impl NnueStack {
     /// The evaluation of `pos`, the position the made moves lead to, for its side to move.
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
-        self.update(net, pos);
         let w = 2 * self.hidden;
+        if net.king_buckets == 1 && net.output_buckets == 1 {
+            // The plain network (the first one): its own path, with nothing of the buckets in it.
+            self.update_plain(net);
+            return net.output_with(&self.acc[self.ply * w..(self.ply + 1) * w], pos.turn(), &net.w2, net.b2[0]);
+        }
+        self.update(net, pos);
         net.output(&self.acc[self.ply * w..(self.ply + 1) * w], pos.turn(), net.output_bucket(pos))
     }
 }
