@@ -93,7 +93,7 @@ pub enum LrSchedule {
 pub fn lr_at(opts: &Options, epoch: usize, batch: usize, batches: usize) -> f64 {
     match opts.schedule {
         LrSchedule::Step => {
-            let drops = if opts.lr_step == 0 { 0 } else { (epoch.saturating_sub(1) / opts.lr_step) as i32 };
+            let drops = epoch.saturating_sub(1).checked_div(opts.lr_step).unwrap_or(0) as i32;
             opts.lr * opts.lr_drop.powi(drops)
         }
         LrSchedule::Cosine => {
