@@ -1,36 +1,58 @@
 //! The neural evaluation: incremental accumulators equal a full refresh along random games (and after unmakes),
-//! a position and its colour-flipped twin evaluate exactly alike, and broken network files are refused by name.
+//! for every architecture (king buckets, output buckets), a position and its colour-flipped twin evaluate exactly
+//! alike, and broken network files are refused by name.
 
 use proptest::prelude::*;
-use xiangqi_core::{Position, Validation};
-use xiangqi_eval::nnue::{LoadError, Network, NnueStack, HEADER_LEN};
+use xiangqi_core::{PieceKind, Position, Validation};
+use xiangqi_eval::nnue::{king_view, Architecture, LoadError, Network, NnueStack, HEADER_LEN, KING_BUCKETS};
 use xiangqi_eval::Evaluate;
+
+/// The architectures tested: plain, output buckets, king buckets, both.
+const ARCHS: [Architecture; 4] = [
+    Architecture { king_buckets: 1, hidden: 32, output_buckets: 1 },
+    Architecture { king_buckets: 1, hidden: 32, output_buckets: 8 },
+    Architecture { king_buckets: KING_BUCKETS, hidden: 32, output_buckets: 1 },
+    Architecture { king_buckets: KING_BUCKETS, hidden: 48, output_buckets: 8 },
+];
 
 /// Plays `plies` moves chosen by `choices` (each taken modulo the number of legal moves, captures preferred when
 /// the choice is odd so that pieces leave the board), checking the stack against a full refresh after every move
-/// and every unmake.
-fn walk(net: &Network, choices: &[u16]) {
+/// and every unmake. Returns how many king moves changed their side's king view (bucket or mirroring).
+fn walk(net: &Network, choices: &[u16]) -> usize {
     let mut pos = Position::startpos();
     let mut stack = NnueStack::new(net, &pos);
     let mut refreshed = vec![0i16; 2 * net.hidden()];
     let mut evaluations = Vec::new();
+    let mut king_changes = 0;
     for &c in choices {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }
         let captures: Vec<_> = moves.iter().copied().filter(|m| pos.piece_at(m.to()).is_some()).collect();
-        let m = if c % 2 == 1 && !captures.is_empty() {
+        // Every fourth choice plays a king move when there is one, so that kings cross buckets and mirrorings.
+        let kings: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceKind::King))
+            .collect();
+        let m = if c % 4 == 2 && !kings.is_empty() {
+            kings[usize::from(c / 4) % kings.len()]
+        } else if c % 2 == 1 && !captures.is_empty() {
             captures[usize::from(c / 2) % captures.len()]
         } else {
             moves[usize::from(c / 2) % moves.len()]
         };
+        let mover = pos.piece_at(m.from()).unwrap();
+        if mover.kind == PieceKind::King && king_view(mover.color, m.from()) != king_view(mover.color, m.to()) {
+            king_changes += 1;
+        }
         stack.make(&pos, m);
         pos.make_move(m);
         // Evaluate only some plies, so that the lazy update also spans several moves at once.
         if c % 3 != 0 {
             net.refresh(&pos, &mut refreshed);
-            assert_eq!(stack.current(net), &refreshed[..], "accumulators differ from a refresh in {}", pos.fen());
+            assert_eq!(stack.current(net, &pos), &refreshed[..], "accumulators differ from a refresh in {}", pos.fen());
             let v = stack.evaluate(net, &pos);
             assert_eq!(v, net.evaluate(&pos), "{}", pos.fen());
             evaluations.push(Some(v));
@@ -46,9 +68,10 @@ fn walk(net: &Network, choices: &[u16]) {
         stack.unmake();
         pos.unmake_move();
         net.refresh(&pos, &mut refreshed);
-        assert_eq!(stack.current(net), &refreshed[..], "after unmake, {}", pos.fen());
+        assert_eq!(stack.current(net, &pos), &refreshed[..], "after unmake, {}", pos.fen());
     }
     assert_eq!(stack.depth(), 0);
+    king_changes
 }
 
 proptest! {
@@ -56,12 +79,18 @@ proptest! {
 
     #[test]
     fn incremental_equals_refresh(seed in any::<u64>(), choices in prop::collection::vec(any::<u16>(), 1..160)) {
-        walk(&Network::random(32, seed), &choices);
+        for arch in ARCHS {
+            walk(&Network::random_arch(arch, seed), &choices);
+        }
     }
 
     #[test]
-    fn colour_flip_evaluates_alike(seed in any::<u64>(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
-        let net = Network::random(64, seed);
+    fn colour_flip_evaluates_alike(
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 0..120),
+        which in 0..ARCHS.len(),
+    ) {
+        let net = Network::random_arch(ARCHS[which], seed);
         let mut pos = Position::startpos();
         for c in choices {
             let moves = pos.legal_moves();
@@ -89,6 +118,10 @@ fn default_size_incremental_and_varied() {
     let choices: Vec<u16> = (0..200u16).map(|i| i.wrapping_mul(7919) ^ 0x55).collect();
     walk(&net, &choices);
     let start = net.evaluate(&Position::startpos());
+    for arch in ARCHS {
+        let changes = walk(&Network::random_arch(Architecture { hidden: 256, ..arch }, 12), &choices);
+        assert!(changes >= 5, "{arch}: {changes} king moves across views");
+    }
     let up = Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
     assert_ne!(start, net.evaluate(&up));
 }
@@ -104,13 +137,18 @@ fn wrong_files_are_refused_by_name() {
     let put = |b: &mut Vec<u8>, at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_le_bytes());
     assert!(matches!(header_with(|b| b[0] = b'Y'), Err(LoadError::BadMagic { .. })));
     assert!(matches!(Network::from_bytes(b"XQDATA01"), Err(LoadError::BadMagic { .. })));
-    assert!(matches!(header_with(|b| put(b, 8, 2)), Err(LoadError::Version { found: 2 })));
+    assert!(matches!(header_with(|b| put(b, 8, 3)), Err(LoadError::Version { found: 3 })));
     assert!(matches!(header_with(|b| put(b, 12, 1261)), Err(LoadError::Architecture { inputs: 1261, .. })));
-    assert!(matches!(header_with(|b| put(b, 16, 24)), Err(LoadError::Architecture { hidden: 24, .. })));
-    assert!(matches!(header_with(|b| put(b, 20, 2)), Err(LoadError::Architecture { outputs: 2, .. })));
-    assert!(matches!(header_with(|b| put(b, 24, 127)), Err(LoadError::Quantization { qa: 127, .. })));
-    // Another hidden size in the header than the weights that follow: the length disagrees.
-    assert!(matches!(header_with(|b| put(b, 16, 32)), Err(LoadError::Truncated { .. })));
+    assert!(matches!(header_with(|b| put(b, 16, 4)), Err(LoadError::KingBuckets { found: 4 })));
+    assert!(matches!(header_with(|b| put(b, 20, 24)), Err(LoadError::Architecture { hidden: 24, .. })));
+    assert!(matches!(header_with(|b| put(b, 24, 0)), Err(LoadError::OutputBuckets { found: 0 })));
+    assert!(matches!(header_with(|b| put(b, 24, 17)), Err(LoadError::OutputBuckets { found: 17 })));
+    assert!(matches!(header_with(|b| put(b, 28, 2)), Err(LoadError::Architecture { outputs: 2, .. })));
+    assert!(matches!(header_with(|b| put(b, 32, 127)), Err(LoadError::Quantization { qa: 127, .. })));
+    // Another architecture in the header than the weights that follow: the length disagrees.
+    assert!(matches!(header_with(|b| put(b, 20, 32)), Err(LoadError::Truncated { .. })));
+    assert!(matches!(header_with(|b| put(b, 16, 6)), Err(LoadError::Truncated { .. })));
+    assert!(matches!(header_with(|b| put(b, 24, 2)), Err(LoadError::Truncated { .. })));
     assert!(matches!(header_with(|b| b.push(0)), Err(LoadError::TooLong { .. })));
     assert!(matches!(
         header_with(|b| {
@@ -119,14 +157,48 @@ fn wrong_files_are_refused_by_name() {
         }),
         Err(LoadError::OutputWeight { index: 0, value: 200 })
     ));
+    // The messages name what is wrong.
+    let msg = |r: Result<Network, LoadError>| r.unwrap_err().to_string();
+    assert!(msg(header_with(|b| put(b, 8, 3))).contains("version 3"));
+    assert!(msg(header_with(|b| put(b, 16, 4))).contains("4 king buckets"));
+    assert!(msg(header_with(|b| put(b, 24, 17))).contains("17 output buckets"));
+    // A version 1 file with a bad field is refused as well.
+    let mut v1 = Network::random(16, 4).to_bytes_v1().unwrap();
+    v1[16..20].copy_from_slice(&24u32.to_le_bytes());
+    assert!(matches!(Network::from_bytes(&v1), Err(LoadError::Architecture { hidden: 24, .. })));
     let missing = std::env::temp_dir().join("xiangqi-eval-no-such-network.nnue");
     let err = Network::load(&missing).unwrap_err();
     assert!(matches!(err, LoadError::Missing(_)));
     assert!(err.to_string().contains("not found"), "{err}");
-    // A good file loads from disk as it was written.
+    // A good file of each architecture loads from disk as it was written.
     let path = std::env::temp_dir().join(format!("xiangqi-eval-test-{}.nnue", std::process::id()));
-    let net = Network::random(16, 9);
-    std::fs::write(&path, net.to_bytes()).unwrap();
-    assert_eq!(Network::load(&path).unwrap(), net);
+    for arch in ARCHS {
+        let net = Network::random_arch(arch, 9);
+        net.save(&path).unwrap();
+        let back = Network::load(&path).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.evaluate(&Position::startpos()), net.evaluate(&Position::startpos()));
+    }
     std::fs::remove_file(&path).unwrap();
+}
+
+/// The first network is kept as `networks/gen1.nnue`: it loads (a version 1 file), and evaluates like the built-in
+/// network while that is the first one.
+#[test]
+fn gen1_network_loads_and_evaluates_like_the_embedded_one() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("networks/gen1.nnue");
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1, "gen1.nnue is a version 1 file");
+    let gen1 = Network::load(&path).unwrap();
+    assert_eq!(gen1.architecture(), Architecture::plain(256));
+    let embedded = xiangqi_eval::embedded_network();
+    for fen in [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(gen1.evaluate(&pos), embedded.evaluate(&pos), "{fen}");
+    }
+    // Written again in the current format, it reads back as the same network.
+    assert_eq!(Network::from_bytes(&gen1.to_bytes()).unwrap(), gen1);
 }

@@ -12,10 +12,13 @@
 //! - **Data file** (`XQDATA01`, 50-byte records written by `xiangqi datagen`): [`xiangqi_eval::nnue::data`], with
 //!   [`data::Record`] and [`data::read_records`] re-exported in [`data`].
 //! - **Features** of a record: [`data::Record::features`], the inputs of [`xiangqi_eval::nnue::feature`], 1260 of them.
-//! - **Network**: `acc_p = b1 + sum W1[f]` for both perspectives, `out = sum a(acc_stm) W2[..H] + sum a(acc_other)
-//!   W2[H..] + b2`, `a(x) = clamp(x, 0, 1)^2`; the evaluation is `out * SCALE` engine units. The target blends the
-//!   result and the score: `lambda * result / 2 + (1 - lambda) * sigmoid(score / SCALE)`, against
-//!   `sigmoid(out)`; weights are clipped to [-1.98, 1.98].
+//! - **Network**: `acc_p = b1 + sum W1[f]` for both perspectives, `out = sum a(acc_stm) W2[b][..H] +
+//!   sum a(acc_other) W2[b][H..] + b2[b]`, `a(x) = clamp(x, 0, 1)^2`; the evaluation is `out * SCALE` engine
+//!   units. With king buckets the features are read relative to each side's own king
+//!   ([`xiangqi_eval::nnue::bucketed_feature`]); `b` is the output bucket by material (0 with one bucket). The
+//!   target blends the result and the score: `lambda * result / 2 + (1 - lambda) * sigmoid(score / SCALE)`,
+//!   against `sigmoid(out)`; weights are clipped to [-1.98, 1.98]. `SCALE` is 400 unless fitted to the data
+//!   ([`data::fit_scale`]).
 //! - **Network file** (`.nnue`): [`xiangqi_eval::nnue::Network`]; [`net::FloatNet::quantize`] makes one
 //!   (`W1q = round(W1 * QA)`, `W2q = round(W2 * QB)`, `b2q = round(b2 * QA * QB)`), [`Network::save`] writes it
 //!   with the training hash ([`net::training_hash`]) in its header, and the engine loads it with [`Network::load`].
@@ -25,7 +28,7 @@
 //!
 //! ```
 //! use xiangqi_core::Position;
-//! use xiangqi_eval::nnue::Network;
+//! use xiangqi_eval::nnue::{Architecture, Network};
 //! use xiangqi_eval::Evaluate;
 //! use xiangqi_train::data::Record;
 //! use xiangqi_train::net::{reference_eval, FloatNet};
@@ -37,7 +40,7 @@
 //!
 //! // A tiny network that scores one own chariot on a0 at +0.5 (200 engine units) and nothing else.
 //! let hidden = 16;
-//! let mut net = FloatNet { hidden, w1: vec![0.0; 1260 * hidden], b1: vec![0.0; hidden], w2: vec![0.0; 32], b2: 0.0 };
+//! let mut net = FloatNet::zeros(Architecture::plain(hidden), 400);
 //! net.w1[4 * 90 * hidden] = 1.0; // input 360: own chariot on point 0, hidden unit 0
 //! net.w2[0] = 0.5;
 //! let bytes = net.quantize().unwrap().to_bytes();

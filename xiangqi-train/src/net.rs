@@ -2,31 +2,38 @@
 //! `.nnue`, is defined once in [`xiangqi_eval::nnue`]: the trainer writes it with [`Network::save`]), a reference
 //! integer forward pass that follows the engine's inference arithmetic, and the training hash of the header.
 
-use xiangqi_eval::nnue::{LoadError, Network, DEFAULT_SCALE, QA, QB};
+use xiangqi_eval::nnue::{Architecture, LoadError, Network, DEFAULT_SCALE, INPUTS, QA, QB};
 
 use crate::data::{Features, Record};
 
-/// Engine units per unit of network output (also the divisor of the score in the training target): the scale the
-/// trainer writes in the header.
+/// The default number of engine units per unit of network output (also the divisor of the score in the training
+/// target): the scale the trainer writes in the header unless told another (`--scale`, [`FloatNet::scale`]).
 pub const SCALE: i32 = DEFAULT_SCALE;
 /// The bound of every weight and bias, kept by clipping after each training step, so that the quantized weights
 /// fit the integer arithmetic (`|W2q| <= 127`, [`xiangqi_eval::nnue::MAX_OUTPUT_WEIGHT`]).
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-/// The float network: `acc_p = b1 + sum W1[f]` per perspective, `out = sum a(acc_stm) W2[..H] + sum a(acc_other)
-/// W2[H..] + b2` with `a(x) = clamp(x, 0, 1)^2`.
+/// The float network: `acc_p = b1 + sum W1[f]` per perspective over the features of its king bucket,
+/// `out = sum a(acc_stm) W2[b][..H] + sum a(acc_other) W2[b][H..] + b2[b]` with `a(x) = clamp(x, 0, 1)^2` and `b`
+/// the position's output bucket.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FloatNet {
     /// The hidden size H.
     pub hidden: usize,
-    /// `W1[feature][j]`, feature-major, `INPUTS * hidden` values.
+    /// King buckets: 1 (plain inputs) or [`xiangqi_eval::nnue::KING_BUCKETS`].
+    pub king_buckets: usize,
+    /// Output buckets by material.
+    pub output_buckets: usize,
+    /// Engine units per unit of output: the evaluation is `forward * scale`, and the header's `SCALE`.
+    pub scale: i32,
+    /// `W1[feature][j]`, feature-major (bucket-major first), `king_buckets * INPUTS * hidden` values.
     pub w1: Vec<f32>,
     /// `b1[j]`, `hidden` values.
     pub b1: Vec<f32>,
-    /// `W2`, the side to move's half first, `2 * hidden` values.
+    /// `W2`, a row of `2 * hidden` per output bucket, each the side to move's half first.
     pub w2: Vec<f32>,
-    /// The output bias.
-    pub b2: f32,
+    /// The output bias of each output bucket.
+    pub b2: Vec<f32>,
 }
 
 /// Squared clipped ReLU on floats.
@@ -37,6 +44,33 @@ pub fn screlu(x: f32) -> f32 {
 }
 
 impl FloatNet {
+    /// A network of zeros of the architecture `arch`, with the output scale `scale`.
+    ///
+    /// ```
+    /// use xiangqi_eval::nnue::Architecture;
+    /// use xiangqi_train::net::FloatNet;
+    /// let net = FloatNet::zeros(Architecture { king_buckets: 6, hidden: 16, output_buckets: 8 }, 400);
+    /// assert_eq!((net.w1.len(), net.w2.len(), net.b2.len()), (6 * 1260 * 16, 8 * 32, 8));
+    /// ```
+    pub fn zeros(arch: Architecture, scale: i32) -> FloatNet {
+        let h = arch.hidden;
+        FloatNet {
+            hidden: h,
+            king_buckets: arch.king_buckets,
+            output_buckets: arch.output_buckets,
+            scale,
+            w1: vec![0.0; arch.king_buckets * INPUTS * h],
+            b1: vec![0.0; h],
+            w2: vec![0.0; arch.output_buckets * 2 * h],
+            b2: vec![0.0; arch.output_buckets],
+        }
+    }
+
+    /// The architecture.
+    pub fn architecture(&self) -> Architecture {
+        Architecture { king_buckets: self.king_buckets, hidden: self.hidden, output_buckets: self.output_buckets }
+    }
+
     fn accumulate(&self, f: &Features) -> Vec<f32> {
         let h = self.hidden;
         let mut acc = self.b1.clone();
@@ -49,41 +83,46 @@ impl FloatNet {
 
     /// The raw output (before the sigmoid) for the side to move of `rec`.
     pub fn forward(&self, rec: &Record) -> f32 {
-        let (stm, other) = rec.both_features();
+        let (stm, other) = rec.both_features_for(self.king_buckets);
         let (a, b) = (self.accumulate(&stm), self.accumulate(&other));
         let h = self.hidden;
-        let s: f32 = a.iter().zip(&self.w2[..h]).map(|(x, w)| screlu(*x) * w).sum::<f32>()
-            + b.iter().zip(&self.w2[h..]).map(|(x, w)| screlu(*x) * w).sum::<f32>();
-        s + self.b2
+        let bucket = rec.output_bucket(self.output_buckets);
+        let w2 = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let s: f32 = a.iter().zip(&w2[..h]).map(|(x, w)| screlu(*x) * w).sum::<f32>()
+            + b.iter().zip(&w2[h..]).map(|(x, w)| screlu(*x) * w).sum::<f32>();
+        s + self.b2[bucket]
     }
 
-    /// The evaluation in engine units: `forward * SCALE`.
+    /// The evaluation in engine units: `forward * scale`.
     pub fn evaluate(&self, rec: &Record) -> f32 {
-        self.forward(rec) * SCALE as f32
+        self.forward(rec) * self.scale as f32
     }
 
     /// The quantized network, the engine's [`Network`] (training hash 0: see [`Network::with_hash`]): weights
     /// clipped to [`WEIGHT_CLIP`], then `W1q = round(W1 * QA)`, `b1q = round(b1 * QA)`, `W2q = round(W2 * QB)`,
-    /// `b2q = round(b2 * QA * QB)`. An error when the network is not one the engine reads (a hidden size that is
-    /// not a multiple of 16 up to 1024, or weights that do not fit it).
+    /// `b2q = round(b2 * QA * QB)`, and the scale in the header. An error when the network is not one the engine
+    /// reads (a hidden size that is not a multiple of 16 up to 1024, another bucket count, or weights that do not
+    /// fit it).
     pub fn quantize(&self) -> Result<Network, LoadError> {
         let q = |x: f32, s: i32| (x.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * s as f32).round() as i16;
-        Network::from_parts(
-            SCALE,
+        Network::from_arch_parts(
+            self.architecture(),
+            self.scale,
             0,
             self.w1.iter().map(|&x| q(x, QA)).collect(),
             self.b1.iter().map(|&x| q(x, QA)).collect(),
             self.w2.iter().map(|&x| q(x, QB)).collect(),
-            (self.b2 * (QA * QB) as f32).round() as i32,
+            self.b2.iter().map(|&b| (b * (QA * QB) as f32).round() as i32).collect(),
         )
     }
 }
 
 /// The reference integer evaluation of `net` for the side to move of `rec`, in engine units, written plainly from
-/// the arithmetic the engine's inference follows (a check of it, not a copy): accumulators `b1q + sum W1q[f]`, per
-/// perspective `sum clamp(acc, 0, QA)^2 * W2q` (the side to move's half of `W2q` first), the two added, then
-/// `(sum / QA + b2q) * SCALE / (QA * QB)` with integer division rounding toward zero. The engine also clamps the
-/// result to `-EVAL_MAX..=EVAL_MAX`; this does not.
+/// the arithmetic the engine's inference follows (a check of it, not a copy): accumulators `b1q + sum W1q[f]` over
+/// the features of the network's king buckets, per perspective `sum clamp(acc, 0, QA)^2 * W2q` (the output
+/// bucket's row, the side to move's half first), the two added, then `(sum / QA + b2q) * SCALE / (QA * QB)` with
+/// integer division rounding toward zero. The engine also clamps the result to `-EVAL_MAX..=EVAL_MAX`; this does
+/// not.
 pub fn reference_eval(net: &Network, rec: &Record) -> i32 {
     let h = net.hidden();
     let accumulate = |f: &Features| -> Vec<i32> {
@@ -103,10 +142,12 @@ pub fn reference_eval(net: &Network, rec: &Record) -> i32 {
             })
             .sum()
     };
-    let (stm, other) = rec.both_features();
-    let sum = half(accumulate(&stm), &net.w2()[..h]) + half(accumulate(&other), &net.w2()[h..]);
+    let (stm, other) = rec.both_features_for(net.king_buckets());
+    let bucket = rec.output_bucket(net.output_buckets());
+    let w2 = &net.w2()[bucket * 2 * h..(bucket + 1) * 2 * h];
+    let sum = half(accumulate(&stm), &w2[..h]) + half(accumulate(&other), &w2[h..]);
     let qa = i64::from(QA);
-    let v = (sum / qa + i64::from(net.b2())) * i64::from(net.scale()) / (qa * i64::from(QB));
+    let v = (sum / qa + i64::from(net.b2()[bucket])) * i64::from(net.scale()) / (qa * i64::from(QB));
     v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
@@ -145,32 +186,45 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
     use xiangqi_core::Position;
-    use xiangqi_eval::nnue::INPUTS;
+    use xiangqi_eval::nnue::{NnueStack, KING_BUCKETS};
     use xiangqi_eval::Evaluate;
 
-    /// A random float network whose accumulators land around the activation's range.
+    /// The architectures tested: plain, output buckets, king buckets, both.
+    const ARCHS: [(usize, usize); 4] = [(1, 1), (1, 8), (KING_BUCKETS, 1), (KING_BUCKETS, 8)];
+
+    /// A random plain float network whose accumulators land around the activation's range.
     fn random_net(rng: &mut StdRng, hidden: usize) -> FloatNet {
-        let mut u = |a: f32| rng.random_range(-a..a);
-        FloatNet {
-            hidden,
-            w1: (0..INPUTS * hidden).map(|_| u(0.12)).collect(),
-            b1: (0..hidden).map(|_| u(0.3)).collect(),
-            w2: (0..2 * hidden).map(|_| u(1.0)).collect(),
-            b2: u(0.5),
-        }
+        random_arch_net(rng, Architecture::plain(hidden))
     }
 
-    /// A random board of `pieces` pieces (any kinds, any points).
+    /// A random float network of `arch`.
+    fn random_arch_net(rng: &mut StdRng, arch: Architecture) -> FloatNet {
+        let mut net = FloatNet::zeros(arch, SCALE);
+        let mut u = |a: f32| rng.random_range(-a..a);
+        net.w1.iter_mut().for_each(|w| *w = u(0.12));
+        net.b1.iter_mut().for_each(|w| *w = u(0.3));
+        net.w2.iter_mut().for_each(|w| *w = u(1.0));
+        net.b2.iter_mut().for_each(|w| *w = u(0.5));
+        net
+    }
+
+    /// A random board of a king in each palace and `pieces` other pieces (any other kinds, any points).
     fn random_record(rng: &mut StdRng, pieces: usize) -> Record {
         let mut board = [0u8; 45];
+        let put = |board: &mut [u8; 45], i: usize, code: u8| {
+            let free = (board[i / 2] >> (4 * (i % 2))) & 0xF == 0;
+            if free {
+                board[i / 2] |= code << (4 * (i % 2));
+            }
+            free
+        };
+        put(&mut board, rng.random_range(0..3) * 9 + rng.random_range(3..6), 1);
+        put(&mut board, rng.random_range(7..10) * 9 + rng.random_range(3..6), 9);
         let mut placed = 0;
         while placed < pieces {
             let i = rng.random_range(0..90);
-            if (board[i / 2] >> (4 * (i % 2))) & 0xF == 0 {
-                let code = if rng.random_range(0..2) == 0 { 1 } else { 9 } + rng.random_range(0..7u8);
-                board[i / 2] |= code << (4 * (i % 2));
-                placed += 1;
-            }
+            let code = if rng.random_range(0..2) == 0 { 1 } else { 9 } + rng.random_range(1..7u8);
+            placed += usize::from(put(&mut board, i, code));
         }
         Record { board, stm: rng.random_range(0..2), result: 1, score: 0 }
     }
@@ -179,11 +233,11 @@ mod tests {
     fn dequantize(q: &Network) -> FloatNet {
         let (qa, qb) = (QA as f32, QB as f32);
         FloatNet {
-            hidden: q.hidden(),
             w1: q.w1().iter().map(|&w| f32::from(w) / qa).collect(),
             b1: q.b1().iter().map(|&w| f32::from(w) / qa).collect(),
             w2: q.w2().iter().map(|&w| f32::from(w) / qb).collect(),
-            b2: q.b2() as f32 / (qa * qb),
+            b2: q.b2().iter().map(|&b| b as f32 / (qa * qb)).collect(),
+            ..FloatNet::zeros(q.architecture(), q.scale())
         }
     }
 
@@ -211,13 +265,66 @@ mod tests {
         }
     }
 
+    /// For every architecture on a small random network: the trainer's float forward and the engine's quantized
+    /// inference (from scratch and incrementally, along random games with king moves) agree within the rounding
+    /// of the weights, and the reference integer evaluation is the engine's exactly.
+    #[test]
+    fn float_forward_matches_quantized_inference_for_every_architecture() {
+        let mut rng = StdRng::seed_from_u64(17);
+        for (kb, ob) in ARCHS {
+            let net = random_arch_net(&mut rng, Architecture { king_buckets: kb, hidden: 32, output_buckets: ob });
+            let q = net.quantize().unwrap();
+            assert_eq!(Network::from_bytes(&q.to_bytes()).unwrap(), q);
+            let exact = dequantize(&q);
+            let (mut sum_err, mut sum_abs, mut worst_arith, mut buckets) = (0.0f32, 0.0f32, 0.0f32, [false; 8]);
+            for game in 0..6 {
+                let mut pos = Position::startpos();
+                let mut stack = NnueStack::new(&q, &pos);
+                for ply in 0..80 {
+                    let rec = Record::from_position(&pos, 0, 1);
+                    let engine = stack.evaluate(&q, &pos);
+                    assert_eq!(engine, q.evaluate(&pos), "{kb}x{ob}: {}", pos.fen());
+                    assert_eq!(engine, reference_eval(&q, &rec), "{kb}x{ob}: {}", pos.fen());
+                    worst_arith = worst_arith.max((exact.evaluate(&rec) - engine as f32).abs());
+                    sum_err += (net.evaluate(&rec) - engine as f32).abs();
+                    sum_abs += net.evaluate(&rec).abs();
+                    buckets[rec.output_bucket(8)] = true;
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Prefer captures (so that material and the output bucket change) and king moves.
+                    let pick = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            pos.piece_at(m.to()).is_some()
+                                || (ply + game) % 3 == 0
+                                    && pos.piece_at(m.from()).is_some_and(|p| p.kind == xiangqi_core::PieceKind::King)
+                        })
+                        .collect::<Vec<_>>();
+                    let from = if pick.is_empty() { &moves[..] } else { &pick[..] };
+                    let m = from[rng.random_range(0..from.len())];
+                    stack.make(&pos, m);
+                    pos.make_move(m);
+                }
+            }
+            assert!(worst_arith < 1.5, "{kb}x{ob}: integer arithmetic off by {worst_arith}");
+            assert!(sum_err < 0.04 * sum_abs, "{kb}x{ob}: quantization error {sum_err} against {sum_abs}");
+            assert!(buckets.iter().filter(|&&b| b).count() >= 4, "{kb}x{ob}: output buckets met {buckets:?}");
+        }
+    }
+
     #[test]
     fn colour_flipped_twin_evaluates_the_same() {
         let mut rng = StdRng::seed_from_u64(11);
-        let q = random_net(&mut rng, 32).quantize().unwrap();
-        for _ in 0..50 {
-            let rec = random_record(&mut rng, 20);
-            assert_eq!(reference_eval(&q, &rec), reference_eval(&q, &rec.flip_colors()));
+        for (kb, ob) in ARCHS {
+            let arch = Architecture { king_buckets: kb, hidden: 32, output_buckets: ob };
+            let q = random_arch_net(&mut rng, arch).quantize().unwrap();
+            for _ in 0..50 {
+                let rec = random_record(&mut rng, 20);
+                assert_eq!(reference_eval(&q, &rec), reference_eval(&q, &rec.flip_colors()), "{arch}");
+            }
         }
     }
 
@@ -254,7 +361,7 @@ mod tests {
         assert_eq!(q.hash(), hash);
         assert_eq!(q.scale(), 400);
         let bytes = q.to_bytes();
-        assert_eq!(u64::from_le_bytes(bytes[36..44].try_into().unwrap()), hash);
+        assert_eq!(u64::from_le_bytes(bytes[44..52].try_into().unwrap()), hash);
         assert_eq!(Network::from_bytes(&bytes).unwrap(), q);
         // A size the engine cannot run is refused when quantized, not written.
         let odd = random_net(&mut rng, 8).quantize();

@@ -1,5 +1,8 @@
-//! The trainer (feature `train`): the perspective network on candle, AdamW, the blended target, weight clipping, a
-//! step-drop learning-rate schedule and a held-out validation loss.
+//! The trainer (feature `train`): the perspective network on candle (plain or king-bucketed inputs, one or several
+//! output buckets), AdamW, the blended target, weight clipping, a learning-rate schedule (step drops, or cosine
+//! decay to a final fraction as the bullet trainer's `CosineDecayLR` does), a held-out validation loss, and early
+//! stopping: the network of the epoch with the lowest validation loss is the one returned, and `patience` epochs
+//! without a new minimum end the run.
 //!
 //! The first layer is sparse: a position has at most 32 active inputs of 1260 per perspective, so each accumulator
 //! is the sum of the rows of `W1` its inputs select, and the gradient of `W1` adds each accumulator's gradient to
@@ -18,8 +21,9 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use crate::chart::LossPoint;
-use crate::data::{target, Record, INPUTS};
+use crate::data::{target, Record};
 use crate::net::{FloatNet, SCALE, WEIGHT_CLIP};
+use xiangqi_eval::nnue::Architecture;
 
 /// The training settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,10 +36,24 @@ pub struct Options {
     pub batch: usize,
     /// The starting learning rate.
     pub lr: f64,
-    /// The learning rate is multiplied by `lr_drop` after every `lr_step` epochs (0: never).
+    /// How the learning rate changes over the run.
+    pub schedule: LrSchedule,
+    /// [`LrSchedule::Step`]: the learning rate is multiplied by `lr_drop` after every `lr_step` epochs (0: never).
     pub lr_step: usize,
-    /// The factor of each drop.
+    /// [`LrSchedule::Step`]: the factor of each drop.
     pub lr_drop: f64,
+    /// [`LrSchedule::Cosine`]: the final learning rate as a fraction of `lr`.
+    pub lr_end: f64,
+    /// Stop after this many epochs without a new minimum of the validation loss (0: run every epoch). Either way
+    /// the network returned is the one of the epoch with the lowest validation loss.
+    pub patience: usize,
+    /// King buckets: 1 (plain inputs) or [`xiangqi_eval::nnue::KING_BUCKETS`].
+    pub king_buckets: usize,
+    /// Output buckets by material (1 to [`xiangqi_eval::nnue::MAX_OUTPUT_BUCKETS`]).
+    pub output_buckets: usize,
+    /// The scale `K` of the target's `sigmoid(score / K)`, and the network's output scale in engine units
+    /// (written in the file's header); [`crate::data::fit_scale`] fits it to the data.
+    pub scale: i32,
     /// The weight of the game result in the target (the rest is the search score's win probability).
     pub lambda: f32,
     /// The seed of the initial weights and the shuffles.
@@ -47,6 +65,44 @@ pub struct Options {
     pub report_every: usize,
     /// How the first layer is computed (all give the same result; [`FirstLayer::Sparse`] is the fastest).
     pub first_layer: FirstLayer,
+}
+
+/// How the learning rate changes over a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LrSchedule {
+    /// Multiplied by `lr_drop` after every `lr_step` epochs.
+    #[default]
+    Step,
+    /// Cosine decay from `lr` to `lr * lr_end` over all the batches of all the epochs, batch by batch:
+    /// `end + (lr - end) * (1 + cos(pi * t)) / 2` at the fraction `t` of the run done.
+    Cosine,
+}
+
+/// The learning rate of batch `batch` (from 0) of epoch `epoch` (from 1), with `batches` batches an epoch.
+///
+/// ```
+/// use xiangqi_train::train::{lr_at, LrSchedule, Options};
+///
+/// let step = Options { lr: 0.01, lr_step: 2, lr_drop: 0.5, epochs: 4, ..Options::default() };
+/// assert_eq!([1, 2, 3, 4].map(|e| lr_at(&step, e, 0, 10)), [0.01, 0.01, 0.005, 0.005]);
+/// let cosine = Options { schedule: LrSchedule::Cosine, lr_end: 0.1, ..step };
+/// assert!((lr_at(&cosine, 1, 0, 10) - 0.01).abs() < 1e-12);
+/// assert!((lr_at(&cosine, 3, 0, 10) - 0.0055).abs() < 1e-12); // half way: the mean of 0.01 and 0.001
+/// assert!((lr_at(&cosine, 4, 9, 10) - 0.001).abs() < 2e-5); // the last batch: nearly the end rate
+/// ```
+pub fn lr_at(opts: &Options, epoch: usize, batch: usize, batches: usize) -> f64 {
+    match opts.schedule {
+        LrSchedule::Step => {
+            let drops = epoch.saturating_sub(1).checked_div(opts.lr_step).unwrap_or(0) as i32;
+            opts.lr * opts.lr_drop.powi(drops)
+        }
+        LrSchedule::Cosine => {
+            let total = (opts.epochs * batches).max(1) as f64;
+            let t = ((epoch.saturating_sub(1) * batches + batch) as f64 / total).min(1.0);
+            let end = opts.lr * opts.lr_end;
+            end + (opts.lr - end) * 0.5 * (1.0 + (std::f64::consts::PI * t).cos())
+        }
+    }
 }
 
 /// How the trainer computes the first layer (the accumulators) and its gradient.
@@ -68,8 +124,14 @@ impl Default for Options {
             epochs: 10,
             batch: 16384,
             lr: 0.001,
+            schedule: LrSchedule::Step,
             lr_step: 4,
             lr_drop: 0.3,
+            lr_end: 0.05,
+            patience: 0,
+            king_buckets: 1,
+            output_buckets: 1,
+            scale: SCALE,
             lambda: 0.5,
             seed: 1,
             validation: 0.02,
@@ -103,8 +165,11 @@ pub enum Event {
         train_loss: f64,
         /// The loss on the held-out positions after the epoch.
         validation_loss: f64,
-        /// The learning rate used in the epoch.
+        /// The learning rate at the epoch's last batch.
         lr: f64,
+        /// Whether this epoch's validation loss is the lowest so far (its network is the one a run returns if no
+        /// later epoch beats it).
+        best: bool,
         /// Training positions per second over the epoch.
         positions_per_second: f64,
         /// The network after the epoch.
@@ -117,8 +182,14 @@ pub enum Event {
 /// What a run produced.
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    /// The trained float network.
+    /// The trained float network: the one of the epoch with the lowest validation loss.
     pub net: FloatNet,
+    /// That epoch (from 1).
+    pub best_epoch: usize,
+    /// Its validation loss.
+    pub best_validation_loss: f64,
+    /// The epochs run (fewer than asked when early stopping ended the run).
+    pub epochs_run: usize,
     /// The loss curve: a point per report and per epoch end.
     pub curve: Vec<LossPoint>,
     /// The validation loss of the untrained network.
@@ -146,9 +217,21 @@ pub enum TrainError {
 struct Model {
     w1: Var,
     b1: Var,
+    /// `[output buckets, 2H]`.
     w2: Var,
+    /// `[output buckets]`.
     b2: Var,
-    hidden: usize,
+    arch: Architecture,
+    scale: i32,
+}
+
+/// What a batch's tensors depend on besides its records.
+#[derive(Debug, Clone, Copy)]
+struct Spec {
+    lambda: f32,
+    scale: i32,
+    king_buckets: usize,
+    output_buckets: usize,
 }
 
 /// A batch of positions: the active inputs of both perspectives, the side to move's accumulators first (rows
@@ -166,10 +249,14 @@ struct Batch {
     dense: Option<Tensor>,
     /// `[n, 1]` targets.
     target: Tensor,
+    /// `[n, output buckets]`: 1 in each position's output bucket, 0 elsewhere (with several buckets).
+    bucket_mask: Option<Tensor>,
     n: usize,
 }
 
-fn make_batch(recs: &[Record], lambda: f32, layer: FirstLayer, dev: &Device) -> candle_core::Result<Batch> {
+fn make_batch(recs: &[Record], spec: Spec, layer: FirstLayer, dev: &Device) -> candle_core::Result<Batch> {
+    let inputs_count = spec.king_buckets * xiangqi_eval::nnue::INPUTS;
+    let ob = spec.output_buckets;
     let n = recs.len();
     let mut inputs = Vec::with_capacity(n * 64);
     let mut starts = Vec::with_capacity(2 * n + 1);
@@ -177,12 +264,21 @@ fn make_batch(recs: &[Record], lambda: f32, layer: FirstLayer, dev: &Device) -> 
     let mut targets = Vec::with_capacity(n);
     let mut others = Vec::with_capacity(n);
     for rec in recs {
-        let (stm, other) = rec.both_features();
+        let (stm, other) = rec.both_features_for(spec.king_buckets);
         inputs.extend_from_slice(stm.as_slice());
         starts.push(inputs.len() as u32);
         others.push(other);
-        targets.push(target(rec, lambda, SCALE as f32));
+        targets.push(target(rec, spec.lambda, spec.scale as f32));
     }
+    let bucket_mask = if ob > 1 {
+        let mut m = vec![0f32; n * ob];
+        for (i, rec) in recs.iter().enumerate() {
+            m[i * ob + rec.output_bucket(ob)] = 1.0;
+        }
+        Some(Tensor::from_vec(m, (n, ob), dev)?)
+    } else {
+        None
+    };
     for other in &others {
         inputs.extend_from_slice(other.as_slice());
         starts.push(inputs.len() as u32);
@@ -197,11 +293,11 @@ fn make_batch(recs: &[Record], lambda: f32, layer: FirstLayer, dev: &Device) -> 
             rows = Some(Tensor::from_vec(row_of().collect::<Vec<u32>>(), len, dev)?);
         }
         FirstLayer::Dense => {
-            let mut m = vec![0f32; 2 * n * INPUTS];
+            let mut m = vec![0f32; 2 * n * inputs_count];
             for (&f, r) in inputs.iter().zip(row_of()) {
-                m[r as usize * INPUTS + usize::from(f)] = 1.0;
+                m[r as usize * inputs_count + usize::from(f)] = 1.0;
             }
-            dense = Some(Tensor::from_vec(m, (2 * n, INPUTS), dev)?);
+            dense = Some(Tensor::from_vec(m, (2 * n, inputs_count), dev)?);
         }
     }
     Ok(Batch {
@@ -211,6 +307,7 @@ fn make_batch(recs: &[Record], lambda: f32, layer: FirstLayer, dev: &Device) -> 
         rows,
         dense,
         target: Tensor::from_vec(targets, (n, 1), dev)?,
+        bucket_mask,
         n,
     })
 }
@@ -278,20 +375,31 @@ impl candle_core::CustomOp1 for SparseAffine {
 }
 
 impl Model {
-    fn new(hidden: usize, rng: &mut StdRng, dev: &Device) -> candle_core::Result<Model> {
+    fn new(arch: Architecture, scale: i32, rng: &mut StdRng, dev: &Device) -> candle_core::Result<Model> {
         // Uniform initialisations: W1 so that a position's ~30 active inputs give accumulators of a few tenths,
         // W2 by the fan-in of the output.
         let mut uniform =
             |count: usize, bound: f32| -> Vec<f32> { (0..count).map(|_| rng.random_range(-bound..bound)).collect() };
-        let w1 = uniform(INPUTS * hidden, 0.1);
-        let w2 = uniform(2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt());
+        let (hidden, ob) = (arch.hidden, arch.output_buckets);
+        let w1 = uniform(arch.inputs() * hidden, 0.1);
+        let w2 = uniform(ob * 2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt());
         Ok(Model {
-            w1: Var::from_tensor(&Tensor::from_vec(w1, (INPUTS, hidden), dev)?)?,
+            w1: Var::from_tensor(&Tensor::from_vec(w1, (arch.inputs(), hidden), dev)?)?,
             b1: Var::from_tensor(&Tensor::full(0.1f32, hidden, dev)?)?,
-            w2: Var::from_tensor(&Tensor::from_vec(w2, (2 * hidden, 1), dev)?)?,
-            b2: Var::from_tensor(&Tensor::zeros(1, DType::F32, dev)?)?,
-            hidden,
+            w2: Var::from_tensor(&Tensor::from_vec(w2, (ob, 2 * hidden), dev)?)?,
+            b2: Var::from_tensor(&Tensor::zeros(ob, DType::F32, dev)?)?,
+            arch,
+            scale,
         })
+    }
+
+    fn spec(&self, lambda: f32) -> Spec {
+        Spec {
+            lambda,
+            scale: self.scale,
+            king_buckets: self.arch.king_buckets,
+            output_buckets: self.arch.output_buckets,
+        }
     }
 
     fn vars(&self) -> Vec<Var> {
@@ -306,7 +414,7 @@ impl Model {
             (Some(x), _, _) => x.matmul(w1)?,
             (None, Some(idx), Some(rows)) => {
                 let picked = w1.index_select(idx, 0)?;
-                Tensor::zeros((2 * n, self.hidden), DType::F32, w1.device())?.index_add(rows, &picked, 0)?
+                Tensor::zeros((2 * n, self.arch.hidden), DType::F32, w1.device())?.index_add(rows, &picked, 0)?
             }
             _ => w1.apply_op1(SparseAffine::new(b.inputs.clone(), b.starts.clone()))?,
         };
@@ -314,7 +422,12 @@ impl Model {
         let a = acc.clamp(0f32, 1f32)?.sqr()?;
         // [2n, H] -> [n, 2H]: the side to move's activations, then the other side's.
         let a = Tensor::cat(&[a.narrow(0, 0, n)?, a.narrow(0, n, n)?], 1)?;
-        a.matmul(self.w2.as_tensor())?.broadcast_add(self.b2.as_tensor())
+        // [n, 2H] x [2H, OB] + b2: every bucket's output; the mask keeps each position's own bucket.
+        let out = a.matmul(&self.w2.as_tensor().t()?)?.broadcast_add(self.b2.as_tensor())?;
+        match &b.bucket_mask {
+            None => Ok(out),
+            Some(mask) => out.mul(mask)?.sum_keepdim(1),
+        }
     }
 
     fn loss(&self, b: &Batch) -> candle_core::Result<Tensor> {
@@ -331,11 +444,14 @@ impl Model {
 
     fn to_float(&self) -> candle_core::Result<FloatNet> {
         Ok(FloatNet {
-            hidden: self.hidden,
             w1: self.w1.as_tensor().flatten_all()?.to_vec1()?,
             b1: self.b1.as_tensor().to_vec1()?,
             w2: self.w2.as_tensor().flatten_all()?.to_vec1()?,
-            b2: self.b2.as_tensor().to_vec1::<f32>()?[0],
+            b2: self.b2.as_tensor().to_vec1()?,
+            hidden: self.arch.hidden,
+            king_buckets: self.arch.king_buckets,
+            output_buckets: self.arch.output_buckets,
+            scale: self.scale,
         })
     }
 }
@@ -344,7 +460,7 @@ impl Model {
 fn mean_loss(model: &Model, recs: &[Record], batch: usize, lambda: f32, dev: &Device) -> candle_core::Result<f64> {
     let mut sum = 0.0;
     for chunk in recs.chunks(batch) {
-        let b = make_batch(chunk, lambda, FirstLayer::Sparse, dev)?;
+        let b = make_batch(chunk, model.spec(lambda), FirstLayer::Sparse, dev)?;
         sum += f64::from(model.loss(&b)?.to_scalar::<f32>()?) * chunk.len() as f64;
     }
     Ok(sum / recs.len().max(1) as f64)
@@ -366,6 +482,21 @@ pub fn train(mut records: Vec<Record>, opts: &Options, mut report: impl FnMut(&E
     if !(0.0..=1.0).contains(&opts.lambda) {
         return Err(TrainError::Option(format!("lambda {} is not within 0..=1", opts.lambda)));
     }
+    let arch =
+        Architecture { king_buckets: opts.king_buckets, hidden: opts.hidden, output_buckets: opts.output_buckets };
+    if let Err(e) = arch.check() {
+        return Err(TrainError::Option(format!("architecture {arch}: {e}")));
+    }
+    if !(1..=xiangqi_eval::nnue::MAX_SCALE).contains(&opts.scale) {
+        return Err(TrainError::Option(format!(
+            "scale {} is not within 1..={}",
+            opts.scale,
+            xiangqi_eval::nnue::MAX_SCALE
+        )));
+    }
+    if opts.schedule == LrSchedule::Cosine && !(0.0..=1.0).contains(&opts.lr_end) {
+        return Err(TrainError::Option(format!("final learning-rate fraction {} is not within 0..=1", opts.lr_end)));
+    }
     if !(0.0..1.0).contains(&opts.validation) {
         return Err(TrainError::Option(format!("validation fraction {} is not within 0..1", opts.validation)));
     }
@@ -374,7 +505,7 @@ pub fn train(mut records: Vec<Record>, opts: &Options, mut report: impl FnMut(&E
     }
     let dev = Device::Cpu;
     let mut rng = StdRng::seed_from_u64(opts.seed);
-    let model = Model::new(opts.hidden, &mut rng, &dev)?;
+    let model = Model::new(arch, opts.scale, &mut rng, &dev)?;
     // The held-out positions are the last records, not a random sample: a data file grows by whole games, so they
     // are the positions of the last games, and no position of the same game is in the training set (positions of
     // one game share its result, which a network can learn game by game).
@@ -389,18 +520,21 @@ pub fn train(mut records: Vec<Record>, opts: &Options, mut report: impl FnMut(&E
     let mut curve =
         vec![LossPoint { epoch: 0.0, train: initial_validation_loss, validation: Some(initial_validation_loss) }];
     let batches = train_set.len().div_ceil(opts.batch);
-    let mut lr = opts.lr;
+    let mut best: Option<(usize, f64, FloatNet)> = None;
+    let mut epochs_run = 0;
     for epoch in 1..=opts.epochs {
-        if opts.lr_step > 0 && epoch > 1 && (epoch - 1) % opts.lr_step == 0 {
-            lr *= opts.lr_drop;
-        }
-        opt.set_learning_rate(lr);
         train_set.shuffle(&mut rng);
         let start = Instant::now();
         let (mut window_loss, mut window_n, mut window_start) = (0.0, 0usize, Instant::now());
         let mut epoch_loss = 0.0;
+        let mut lr = opts.lr;
         for (i, chunk) in train_set.chunks(opts.batch).enumerate() {
-            let b = make_batch(chunk, opts.lambda, opts.first_layer, &dev)?;
+            let next = lr_at(opts, epoch, i, batches);
+            if next != lr || i == 0 {
+                lr = next;
+                opt.set_learning_rate(lr);
+            }
+            let b = make_batch(chunk, model.spec(opts.lambda), opts.first_layer, &dev)?;
             let loss = model.loss(&b)?;
             opt.backward_step(&loss)?;
             model.clip()?;
@@ -425,17 +559,36 @@ pub fn train(mut records: Vec<Record>, opts: &Options, mut report: impl FnMut(&E
                 (window_loss, window_n, window_start) = (0.0, 0, Instant::now());
             }
         }
+        epochs_run = epoch;
         let rate = train_set.len() as f64 / start.elapsed().as_secs_f64();
         let validation_loss = mean_loss(&model, &validation, opts.batch, opts.lambda, &dev)?;
         let train_loss = epoch_loss / train_set.len() as f64;
         let last = if window_n > 0 { window_loss / window_n as f64 } else { train_loss };
         curve.push(LossPoint { epoch: epoch as f64, train: last, validation: Some(validation_loss) });
         let net = Box::new(model.to_float()?);
+        let is_best = best.as_ref().is_none_or(|(_, v, _)| validation_loss < *v);
+        if is_best {
+            best = Some((epoch, validation_loss, (*net).clone()));
+        }
         let curve = curve.clone();
-        report(&Event::Epoch { epoch, train_loss, validation_loss, lr, positions_per_second: rate, net, curve });
+        report(&Event::Epoch {
+            epoch,
+            train_loss,
+            validation_loss,
+            lr,
+            best: is_best,
+            positions_per_second: rate,
+            net,
+            curve,
+        });
+        let best_epoch = best.as_ref().map_or(epoch, |b| b.0);
+        if opts.patience > 0 && epoch - best_epoch >= opts.patience {
+            break;
+        }
     }
     let split = (train_set.len(), validation.len());
-    Ok(Outcome { net: model.to_float()?, curve, initial_validation_loss, split, validation })
+    let (best_epoch, best_validation_loss, net) = best.expect("at least one epoch ran");
+    Ok(Outcome { net, best_epoch, best_validation_loss, epochs_run, curve, initial_validation_loss, split, validation })
 }
 
 /// The mean loss of a float network over records, computed without candle (for checks).
@@ -443,7 +596,7 @@ pub fn float_loss(net: &FloatNet, recs: &[Record], lambda: f32) -> f64 {
     let sum: f64 = recs
         .iter()
         .map(|r| {
-            let d = crate::data::sigmoid(net.forward(r)) - target(r, lambda, SCALE as f32);
+            let d = crate::data::sigmoid(net.forward(r)) - target(r, lambda, net.scale as f32);
             f64::from(d * d)
         })
         .sum();

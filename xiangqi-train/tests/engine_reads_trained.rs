@@ -82,6 +82,11 @@ fn the_trainer_refuses_a_size_the_engine_cannot_read() {
         let err = train(records.clone(), &opts, |_| {}).unwrap_err();
         assert!(err.to_string().contains(&format!("hidden size {hidden} is not a multiple of 16")), "{err}");
     }
+    for (king_buckets, output_buckets, what) in [(2, 1, "2 king buckets"), (1, 17, "17 output buckets")] {
+        let opts = Options { hidden: 32, king_buckets, output_buckets, epochs: 1, batch: 32, ..Options::default() };
+        let err = train(records.clone(), &opts, |_| {}).unwrap_err();
+        assert!(err.to_string().contains(what), "{err}");
+    }
     let opts = Options { hidden: 32, epochs: 1, batch: 32, ..Options::default() };
     assert!(train(records, &opts, |_| {}).unwrap().net.quantize().is_ok());
 }

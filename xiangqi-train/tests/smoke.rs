@@ -3,10 +3,11 @@
 #![cfg(feature = "train")]
 
 use xiangqi_core::Position;
-use xiangqi_eval::nnue::{Network, HEADER_LEN, MAGIC};
+use xiangqi_eval::nnue::{Architecture, Network, NnueStack, HEADER_LEN, MAGIC};
+use xiangqi_eval::Evaluate;
 use xiangqi_train::data::{playout_records, read_records, write_records, Record};
 use xiangqi_train::net::reference_eval;
-use xiangqi_train::train::{float_loss, train, Event, FirstLayer, Options};
+use xiangqi_train::train::{float_loss, train, Event, FirstLayer, LrSchedule, Options};
 
 #[test]
 fn training_lowers_the_loss_and_writes_a_readable_network() {
@@ -29,6 +30,7 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
         validation: 0.1,
         report_every: 5,
         first_layer: FirstLayer::Sparse,
+        ..Options::default()
     };
     let mut epochs = Vec::new();
     let mut progress = 0;
@@ -37,7 +39,12 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
             assert!(loss.is_finite() && *positions_per_second > 0.0);
             progress += 1;
         }
-        Event::Epoch { train_loss, validation_loss, .. } => epochs.push((*train_loss, *validation_loss)),
+        Event::Epoch { train_loss, validation_loss, lr, .. } => {
+            epochs.push((*train_loss, *validation_loss));
+            // The step schedule: 0.005 for epochs 1 to 4, then 0.0015.
+            let expected = if epochs.len() <= 4 { 0.005 } else { 0.0015 };
+            assert!((lr - expected).abs() < 1e-9, "epoch {}: lr {lr}", epochs.len());
+        }
     })
     .unwrap();
     assert_eq!(epochs.len(), 6);
@@ -50,9 +57,13 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
     assert!(last_val < 0.5 * start, "validation loss {start} -> {last_val}");
     assert!(last_train < first_train, "training loss {first_train} -> {last_train}");
 
-    // candle's forward pass and the crate's own float network agree on the held-out loss.
+    // The network returned is the one of the lowest validation loss; candle's forward pass and the crate's own
+    // float network agree on that loss.
+    let lowest = epochs.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
+    assert_eq!(outcome.best_validation_loss, lowest);
+    assert_eq!(epochs[outcome.best_epoch - 1].1, lowest);
     let reference = float_loss(&outcome.net, &outcome.validation, opts.lambda);
-    assert!((reference - last_val).abs() < 1e-4, "candle {last_val}, reference {reference}");
+    assert!((reference - lowest).abs() < 1e-4, "candle {lowest}, reference {reference}");
 
     // The weights stay clipped.
     let net = &outcome.net;
@@ -66,8 +77,8 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
     assert_eq!(bytes.len(), Network::file_len(32));
     assert_eq!(bytes.len(), HEADER_LEN + 2 * (1260 * 32 + 32 + 64) + 4);
     assert_eq!(&bytes[..8], MAGIC);
-    let header: Vec<u32> = bytes[8..36].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
-    assert_eq!(header, [1, 1260, 32, 1, 255, 64, 400]);
+    let header: Vec<u32> = bytes[8..44].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(header, [2, 1260, 1, 32, 1, 1, 255, 64, 400]);
     let parsed = Network::load(&out).unwrap();
     assert_eq!(parsed, q);
     let (mut err, mut size) = (0.0f32, 0.0f32);
@@ -103,4 +114,72 @@ fn training_lowers_the_loss_and_writes_a_readable_network() {
         reference_eval(&parsed, &down)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The bucketed architecture trains too (king buckets, output buckets, a fitted-looking scale, the cosine
+/// schedule, early stopping): the loss falls, the learning rate decays to its end, the file names the
+/// architecture, and the engine evaluates it as the trainer's reference integer evaluation does.
+#[test]
+fn bucketed_training_with_cosine_and_early_stopping() {
+    let records = playout_records(12_000, 40, 6);
+    let opts = Options {
+        hidden: 32,
+        king_buckets: 6,
+        output_buckets: 8,
+        scale: 300,
+        epochs: 8,
+        batch: 256,
+        lr: 0.005,
+        schedule: LrSchedule::Cosine,
+        lr_end: 0.02,
+        patience: 2,
+        lambda: 0.3,
+        seed: 3,
+        validation: 0.1,
+        report_every: 0,
+        ..Options::default()
+    };
+    let mut vals = Vec::new();
+    let mut lrs = Vec::new();
+    let outcome = train(records, &opts, |ev| {
+        if let Event::Epoch { validation_loss, lr, best, .. } = ev {
+            let lowest_before = vals.iter().copied().fold(f64::INFINITY, f64::min);
+            assert_eq!(*best, *validation_loss < lowest_before);
+            vals.push(*validation_loss);
+            lrs.push(*lr);
+        }
+    })
+    .unwrap();
+    assert_eq!(vals.len(), outcome.epochs_run);
+    assert!(lrs.windows(2).all(|w| w[1] < w[0]), "cosine decays: {lrs:?}");
+    if outcome.epochs_run < opts.epochs {
+        assert_eq!(outcome.epochs_run - outcome.best_epoch, opts.patience, "{vals:?}");
+    } else {
+        assert!((lrs[7] / opts.lr - opts.lr_end).abs() < 0.01, "{lrs:?}");
+    }
+    let start = outcome.initial_validation_loss;
+    assert!(outcome.best_validation_loss < 0.8 * start, "{start} -> {vals:?}");
+    let q = outcome.net.quantize().unwrap();
+    assert_eq!(q.architecture(), Architecture { king_buckets: 6, hidden: 32, output_buckets: 8 });
+    assert_eq!(q.scale(), 300);
+    let back = Network::from_bytes(&q.to_bytes()).unwrap();
+    assert_eq!(back, q);
+    let (mut err, mut size) = (0.0f32, 0.0f32);
+    for rec in &outcome.validation {
+        let float = outcome.net.evaluate(rec);
+        err += (float - reference_eval(&back, rec) as f32).abs();
+        size += float.abs();
+    }
+    assert!(err < 0.04 * size, "integer evaluation off the float one: {err} against {size}");
+    // The engine's incremental stack along a game with king moves equals the reference evaluation.
+    let mut pos = Position::startpos();
+    let mut stack = NnueStack::new(&back, &pos);
+    for text in ["h2e2", "h9g7", "e0e1", "i9h9", "e1f1", "e9e8", "f1f2", "e8d8", "f2f1", "d8d7"] {
+        let m = pos.parse_move(text).unwrap();
+        stack.make(&pos, m);
+        pos.make_move(m);
+        let rec = Record::from_position(&pos, 0, 1);
+        assert_eq!(stack.evaluate(&back, &pos), reference_eval(&back, &rec), "after {text}");
+        assert_eq!(stack.evaluate(&back, &pos), back.evaluate(&pos), "after {text}");
+    }
 }

@@ -33,7 +33,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::features::feature;
+use super::features::{bucketed_feature, feature, king_view, output_bucket, KingView};
 use xiangqi_core::{Color, Piece, PieceKind, Position, Setup, Square};
 
 /// The 8 bytes at the start of a data file: the format and its version.
@@ -239,6 +239,72 @@ impl Record {
     /// The features of the side to move's perspective, then those of the other side's.
     pub fn both_features(&self) -> (Features, Features) {
         (self.features(self.stm), self.features(self.stm ^ 1))
+    }
+
+    /// The active features of the perspective `persp` (0 Red, 1 Black) for a network of `king_buckets` king
+    /// buckets: [`Record::features`] for 1, else the inputs of [`bucketed_feature`] relative to that side's own
+    /// king (a board without it reads as bucket 0, unmirrored), as the engine computes them.
+    ///
+    /// ```
+    /// use xiangqi_core::Position;
+    /// use xiangqi_eval::nnue::data::Record;
+    /// use xiangqi_eval::nnue::INPUTS;
+    ///
+    /// let rec = Record::from_position(&Position::startpos(), 0, 1);
+    /// assert_eq!(rec.features_for(0, 1), rec.features(0));
+    /// // The kings stand on e0 and e9: bucket 1 for both sides, so every input is 1260 further.
+    /// let shifted: Vec<u16> = rec.features(1).as_slice().iter().map(|&f| f + INPUTS as u16).collect();
+    /// assert_eq!(rec.features_for(1, 6).as_slice(), &shifted[..]);
+    /// ```
+    pub fn features_for(&self, persp: u8, king_buckets: usize) -> Features {
+        if king_buckets == 1 {
+            return self.features(persp);
+        }
+        let view = if persp == 0 { Color::Red } else { Color::Black };
+        let own_king = Piece::new(view, PieceKind::King);
+        let kv = Square::all()
+            .find(|sq| self.piece(sq.index()) == Some(own_king))
+            .map_or(KingView { bucket: 0, mirror: false }, |sq| king_view(view, sq));
+        let mut f = Features { idx: [0; MAX_PIECES], len: 0 };
+        for (i, sq) in Square::all().enumerate() {
+            let Some(piece) = self.piece(i) else { continue };
+            if f.len < MAX_PIECES {
+                f.idx[f.len] = bucketed_feature(view, piece, sq, kv) as u16;
+                f.len += 1;
+            }
+        }
+        f
+    }
+
+    /// [`Record::features_for`] of the side to move's perspective, then of the other side's.
+    pub fn both_features_for(&self, king_buckets: usize) -> (Features, Features) {
+        (self.features_for(self.stm, king_buckets), self.features_for(self.stm ^ 1, king_buckets))
+    }
+
+    /// The output bucket of the record for a network of `buckets` output buckets: [`output_bucket`] of its
+    /// chariots, horses, cannons, advisors and elephants, as the engine picks it.
+    pub fn output_bucket(&self, buckets: usize) -> usize {
+        let counted = (0..90)
+            .filter_map(|i| self.piece(i))
+            .filter(|p| !matches!(p.kind, PieceKind::King | PieceKind::Soldier))
+            .count();
+        output_bucket(counted as u32, buckets)
+    }
+
+    /// A 64-bit key of the position (the board and the side to move; not the score or the result): equal
+    /// positions have equal keys, for finding duplicates (FNV-1a over the 46 bytes, then a final mix).
+    pub fn position_key(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in self.board.iter().chain(std::iter::once(&self.stm)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        // The finaliser of splitmix64 spreads FNV's weak high bits.
+        h ^= h >> 30;
+        h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^= h >> 27;
+        h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
     }
 
     /// The board and the side to move as a [`Setup`] (no move counters are stored: they read 0 and 1). A record

@@ -1,10 +1,14 @@
 //! Inference: the accumulators of a position from scratch ([`Network::refresh`]) and along a line of play
 //! ([`NnueStack`]), and the output layer ([`Network::output`]), in integers, in loops the compiler vectorizes.
+//!
+//! The network's layout (king buckets, output buckets) is fixed when it is loaded; the hot paths branch on it once
+//! per call and run a loop monomorphized for it (a `const` generic for the king buckets), so the plain network's
+//! loops are the same as before buckets existed.
 
-use super::features::feature;
+use super::features::{bucketed_feature, feature, king_view, output_bucket, KingView};
 use super::network::{Network, MAX_HIDDEN, QA, QB};
 use crate::{Evaluate, EVAL_MAX};
-use xiangqi_core::{Color, Move, Piece, Position, Square};
+use xiangqi_core::{Color, Move, Piece, PieceKind, Position, Square};
 
 impl Network {
     #[inline(always)]
@@ -12,30 +16,86 @@ impl Network {
         &self.w1[f * self.hidden..(f + 1) * self.hidden]
     }
 
+    /// The feature of `piece` on `sq` for `view` whose king view is `kv` (ignored by a plain network).
+    #[inline(always)]
+    fn feature_of<const KB: bool>(view: Color, piece: Piece, sq: Square, kv: KingView) -> usize {
+        if KB {
+            bucketed_feature(view, piece, sq, kv)
+        } else {
+            feature(view, piece, sq)
+        }
+    }
+
+    /// The [`KingView`] of `view` in `pos` (a fixed one for a plain network, which does not use it).
+    #[inline(always)]
+    fn king_view_in<const KB: bool>(pos: &Position, view: Color) -> KingView {
+        if KB {
+            king_view(view, pos.king(view))
+        } else {
+            KingView { bucket: 0, mirror: false }
+        }
+    }
+
+    /// One perspective's accumulator of `pos` from scratch into `acc` (`H` values).
+    fn refresh_view<const KB: bool>(&self, pos: &Position, view: Color, acc: &mut [i16]) {
+        let kv = Network::king_view_in::<KB>(pos, view);
+        acc.copy_from_slice(&self.b1);
+        for sq in pos.occupied() {
+            let p = pos.piece_at(sq).expect("an occupied square has a piece");
+            add_row(acc, self.row(Network::feature_of::<KB>(view, p, sq, kv)));
+        }
+    }
+
+    /// One perspective's accumulator of `pos` from scratch, whatever the layout.
+    fn refresh_one(&self, pos: &Position, view: Color, acc: &mut [i16]) {
+        if self.king_buckets == 1 {
+            self.refresh_view::<false>(pos, view, acc)
+        } else {
+            self.refresh_view::<true>(pos, view, acc)
+        }
+    }
+
     /// Computes both accumulators of `pos` from scratch into `acc` (`2H` values: Red's view, then Black's).
     pub fn refresh(&self, pos: &Position, acc: &mut [i16]) {
         let h = self.hidden;
         let (red, black) = acc[..2 * h].split_at_mut(h);
-        red.copy_from_slice(&self.b1);
-        black.copy_from_slice(&self.b1);
-        for sq in pos.occupied() {
-            let p = pos.piece_at(sq).expect("an occupied square has a piece");
-            add_row(red, self.row(feature(Color::Red, p, sq)));
-            add_row(black, self.row(feature(Color::Black, p, sq)));
-        }
+        self.refresh_one(pos, Color::Red, red);
+        self.refresh_one(pos, Color::Black, black);
     }
 
-    /// The evaluation from a pair of accumulators (`2H` values: Red's view, then Black's) for `turn` to move.
+    /// The output bucket of `pos` ([`output_bucket`] of its chariots, horses, cannons, advisors and elephants);
+    /// always 0 for a network of one output bucket.
+    #[inline(always)]
+    pub fn output_bucket(&self, pos: &Position) -> usize {
+        if self.output_buckets == 1 {
+            return 0;
+        }
+        let kings_and_soldiers = pos.kind_bb(PieceKind::King) | pos.kind_bb(PieceKind::Soldier);
+        output_bucket((pos.occupied() & !kings_and_soldiers).count(), self.output_buckets)
+    }
+
+    /// The evaluation from a pair of accumulators (`2H` values: Red's view, then Black's) for `turn` to move, with
+    /// the output layer of bucket `bucket` (see [`Network::output_bucket`]; 0 for one output bucket).
+    ///
+    /// # Panics
+    /// When `bucket` is not below the network's output buckets.
     #[inline]
-    pub fn output(&self, acc: &[i16], turn: Color) -> i32 {
+    pub fn output(&self, acc: &[i16], turn: Color, bucket: usize) -> i32 {
+        let h = self.hidden;
+        self.output_with(acc, turn, &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h], self.b2[bucket])
+    }
+
+    /// The output layer with the weights `w2` (`2H`, the side to move's half first) and the bias `b2`.
+    #[inline(always)]
+    fn output_with(&self, acc: &[i16], turn: Color, w2: &[i16], b2: i32) -> i32 {
         let h = self.hidden;
         let (red, black) = (&acc[..h], &acc[h..2 * h]);
         let (us, them) = match turn {
             Color::Red => (red, black),
             Color::Black => (black, red),
         };
-        let sum = i64::from(screlu_dot(us, &self.w2[..h])) + i64::from(screlu_dot(them, &self.w2[h..]));
-        let v = (sum / i64::from(QA) + i64::from(self.b2)) * i64::from(self.scale) / i64::from(QA * QB);
+        let sum = i64::from(screlu_dot(us, &w2[..h])) + i64::from(screlu_dot(them, &w2[h..]));
+        let v = (sum / i64::from(QA) + i64::from(b2)) * i64::from(self.scale) / i64::from(QA * QB);
         v.clamp(-i64::from(EVAL_MAX), i64::from(EVAL_MAX)) as i32
     }
 }
@@ -45,7 +105,7 @@ impl Evaluate for Network {
     fn evaluate(&self, pos: &Position) -> i32 {
         let mut acc = [0i16; 2 * MAX_HIDDEN];
         self.refresh(pos, &mut acc);
-        self.output(&acc, pos.turn())
+        self.output(&acc, pos.turn(), self.output_bucket(pos))
     }
 }
 
@@ -102,18 +162,34 @@ struct Dirty {
     captured: Option<Piece>,
 }
 
+impl Dirty {
+    /// Whether the move took `view`'s own king to another [`KingView`] (bucket or mirroring), which a
+    /// king-bucketed network cannot follow incrementally: that perspective is computed again from scratch.
+    #[inline(always)]
+    fn moves_king_view(&self, view: Color) -> bool {
+        self.piece.kind == PieceKind::King
+            && self.piece.color == view
+            && king_view(view, self.from) != king_view(view, self.to)
+    }
+}
+
 /// The accumulators along a line of play, one pair per ply, computed lazily (see the [module](super) docs).
 ///
 /// Like the handcrafted [`crate::Accumulator`], the caller drives it: [`NnueStack::make`] just *before*
 /// [`Position::make_move`], [`NnueStack::unmake`] with [`Position::unmake_move`]; a null move changes no feature
 /// and needs no call. Nothing is allocated after [`NnueStack::new`].
+///
+/// With a king-bucketed network each perspective is kept on its own: a move of a side's king to another
+/// [`KingView`] (another bucket or the other mirroring) makes that side's accumulator be computed from scratch
+/// from the position at the next evaluation, while the other side's is still updated by the move, as Stockfish
+/// refreshes only the perspective whose king crossed buckets.
 #[derive(Clone)]
 pub struct NnueStack {
     hidden: usize,
     /// `CAPACITY` pairs of accumulators of `2 * hidden` values (Red's view, then Black's).
     acc: Box<[i16]>,
-    /// Whether each ply's accumulators are up to date.
-    computed: Box<[bool]>,
+    /// Whether each ply's accumulators (Red's view, Black's view) are up to date.
+    computed: Box<[[bool; 2]]>,
     /// The move that led to each ply (unused at the root).
     dirty: Box<[Option<Dirty>]>,
     /// The current ply.
@@ -130,7 +206,7 @@ impl NnueStack {
         let mut s = NnueStack {
             hidden: h,
             acc: vec![0i16; NnueStack::CAPACITY * 2 * h].into_boxed_slice(),
-            computed: vec![false; NnueStack::CAPACITY].into_boxed_slice(),
+            computed: vec![[false; 2]; NnueStack::CAPACITY].into_boxed_slice(),
             dirty: vec![None; NnueStack::CAPACITY].into_boxed_slice(),
             ply: 0,
         };
@@ -146,7 +222,7 @@ impl NnueStack {
         assert_eq!(net.hidden(), self.hidden, "NnueStack used with a network of another size");
         self.ply = 0;
         net.refresh(pos, &mut self.acc[..2 * self.hidden]);
-        self.computed[0] = true;
+        self.computed[0] = [true; 2];
     }
 
     /// How many moves were made on top of the root.
@@ -164,7 +240,7 @@ impl NnueStack {
         let piece = pos.piece_at(m.from()).expect("NnueStack::make: no piece on the origin");
         self.ply += 1;
         self.dirty[self.ply] = Some(Dirty { piece, from: m.from(), to: m.to(), captured: pos.piece_at(m.to()) });
-        self.computed[self.ply] = false;
+        self.computed[self.ply] = [false; 2];
     }
 
     /// Takes back the last [`NnueStack::make`]. Does nothing at the root.
@@ -173,14 +249,24 @@ impl NnueStack {
         self.ply = self.ply.saturating_sub(1);
     }
 
-    /// Brings the current ply's accumulators up to date from the nearest computed ancestor.
+    /// Brings the current ply's accumulators up to date; `pos` is the current position.
     #[inline]
-    fn update(&mut self, net: &Network) {
-        if self.computed[self.ply] {
+    fn update(&mut self, net: &Network, pos: &Position) {
+        if net.king_buckets == 1 {
+            self.update_plain(net)
+        } else {
+            self.update_bucketed(net, pos)
+        }
+    }
+
+    /// A plain network: both perspectives from the nearest computed ancestor, move by move.
+    #[inline]
+    fn update_plain(&mut self, net: &Network) {
+        if self.computed[self.ply][0] {
             return;
         }
         let mut base = self.ply;
-        while !self.computed[base] {
+        while !self.computed[base][0] {
             base -= 1;
         }
         let w = 2 * self.hidden;
@@ -201,13 +287,56 @@ impl NnueStack {
                     }
                 }
             }
-            self.computed[ply] = true;
+            self.computed[ply] = [true; 2];
         }
     }
 
-    /// The accumulators of the current position (`2H` values: Red's view, then Black's), brought up to date.
-    pub fn current(&mut self, net: &Network) -> &[i16] {
-        self.update(net);
+    /// A king-bucketed network: each perspective from its nearest computed ancestor, or from scratch when its king
+    /// changed [`KingView`] since then. Without such a move the king view of every ply in between is the current
+    /// one.
+    #[inline]
+    fn update_bucketed(&mut self, net: &Network, pos: &Position) {
+        let (h, w) = (self.hidden, 2 * self.hidden);
+        for (half, view) in [Color::Red, Color::Black].into_iter().enumerate() {
+            if self.computed[self.ply][half] {
+                continue;
+            }
+            let mut base = self.ply;
+            let mut refresh = false;
+            while !self.computed[base][half] {
+                if self.dirty[base].is_some_and(|d| d.moves_king_view(view)) {
+                    refresh = true;
+                    break;
+                }
+                base -= 1;
+            }
+            if refresh {
+                let at = self.ply * w + half * h;
+                net.refresh_view::<true>(pos, view, &mut self.acc[at..at + h]);
+                self.computed[self.ply][half] = true;
+                continue;
+            }
+            let kv = king_view(view, pos.king(view));
+            for ply in base + 1..=self.ply {
+                let d = self.dirty[ply].expect("a ply above the root has its move");
+                let (done, rest) = self.acc.split_at_mut(ply * w);
+                let src = &done[(ply - 1) * w + half * h..(ply - 1) * w + (half + 1) * h];
+                let dst = &mut rest[half * h..(half + 1) * h];
+                let add = net.row(bucketed_feature(view, d.piece, d.to, kv));
+                let sub = net.row(bucketed_feature(view, d.piece, d.from, kv));
+                match d.captured {
+                    None => add_sub(dst, src, add, sub),
+                    Some(c) => add_sub_sub(dst, src, add, sub, net.row(bucketed_feature(view, c, d.to, kv))),
+                }
+                self.computed[ply][half] = true;
+            }
+        }
+    }
+
+    /// The accumulators of `pos`, the position the made moves lead to (`2H` values: Red's view, then Black's),
+    /// brought up to date.
+    pub fn current(&mut self, net: &Network, pos: &Position) -> &[i16] {
+        self.update(net, pos);
         let w = 2 * self.hidden;
         &self.acc[self.ply * w..(self.ply + 1) * w]
     }
@@ -215,9 +344,14 @@ impl NnueStack {
     /// The evaluation of `pos`, the position the made moves lead to, for its side to move.
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
-        self.update(net);
         let w = 2 * self.hidden;
-        net.output(&self.acc[self.ply * w..(self.ply + 1) * w], pos.turn())
+        if net.king_buckets == 1 && net.output_buckets == 1 {
+            // The plain network (the first one): its own path, with nothing of the buckets in it.
+            self.update_plain(net);
+            return net.output_with(&self.acc[self.ply * w..(self.ply + 1) * w], pos.turn(), &net.w2, net.b2[0]);
+        }
+        self.update(net, pos);
+        net.output(&self.acc[self.ply * w..(self.ply + 1) * w], pos.turn(), net.output_bucket(pos))
     }
 }
 
