@@ -11,7 +11,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::Negamax,
     needs: Some("order"),
-    in_engine: true,
+    in_engine: false,
     counters: &[],
 };
 

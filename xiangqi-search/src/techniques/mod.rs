@@ -23,7 +23,7 @@
 //! | quiescence pruning | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
 //! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
 //! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
-//! | capture history | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
+//! | capture history (not in `engine`) | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
 //! | continuation history (not in `engine`) | `continuation_history.rs` | ordering: quiet moves; node: make, cutoff | quiet moves scored by what followed the moves one and two plies back | Stockfish's `continuationHistory` |
 //! | history-adjusted reductions | `history_lmr.rs` | node: reduce | a quiet move's reduction shrinks or grows with its history | Stockfish's `statScore` |
 //! | history pruning (not in `engine`) | `history_pruning.rs` | node: skip a move | late quiet moves with a history far below zero are not searched at shallow depth | Stockfish's step 14 (continuation history) |
