@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::Negamax,
     needs: Some("lmr"),
-    in_engine: true,
+    in_engine: false,
     counters: &[],
 };
 

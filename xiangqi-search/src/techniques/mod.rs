@@ -25,7 +25,7 @@
 //! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
 //! | capture history (not in `engine`) | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
 //! | continuation history (not in `engine`) | `continuation_history.rs` | ordering: quiet moves; node: make, cutoff | quiet moves scored by what followed the moves one and two plies back | Stockfish's `continuationHistory` |
-//! | history-adjusted reductions | `history_lmr.rs` | node: reduce | a quiet move's reduction shrinks or grows with its history | Stockfish's `statScore` |
+//! | history-adjusted reductions (not in `engine`) | `history_lmr.rs` | node: reduce | a quiet move's reduction shrinks or grows with its history | Stockfish's `statScore` |
 //! | history pruning (not in `engine`) | `history_pruning.rs` | node: skip a move | late quiet moves with a history far below zero are not searched at shallow depth | Stockfish's step 14 (continuation history) |
 //! | correction history (not in `engine`) | `correction_history.rs` | node: static evaluation; store | the static evaluation is corrected by the errors searches found in positions of the same soldiers and the same material | Stockfish's `correctionHistory` |
 //! | improving | `improving.rs` | node: static evaluation; prune; reduce | whether the evaluation rose since two plies back loosens or tightens the pruning margins | Stockfish's `improving` |
