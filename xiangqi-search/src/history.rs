@@ -27,6 +27,11 @@ pub struct OrderState {
     /// The correction history, when on: the soldiers' table, then the material's (see
     /// [`CorrectionHistory`]). Empty when off.
     correction: Vec<i32>,
+    /// The bound of a history score ([`OrderState::HISTORY_MAX`], or `hscale`'s).
+    bound: i32,
+    /// `hscale`'s bonus per ply of depth and largest bonus; `None`: the spec's bonus, depth squared up to
+    /// [`OrderState::MAX_BONUS`].
+    linear: Option<(i32, i32)>,
 }
 
 impl OrderState {
@@ -47,12 +52,26 @@ impl OrderState {
             piece_to_keys: 0,
             victim_kinds: 0,
             correction: Vec::new(),
+            bound: Self::HISTORY_MAX,
+            linear: None,
         }
     }
 
     /// Switches the continuation and capture histories on or off for a game `G` (when a search starts: their
-    /// tables are allocated the first time they are switched on, and kept).
-    pub(crate) fn configure<G: FastPaths>(&mut self, continuation: bool, captures: bool, correction: bool) {
+    /// tables are allocated the first time they are switched on, and kept), and sets the histories' scale:
+    /// `scale` is `hscale`'s `(bound, bonus per ply, largest bonus)`
+    /// ([`crate::techniques::history_scale::HistoryScale::scale`]), `None` for the spec's.
+    pub(crate) fn configure<G: FastPaths>(
+        &mut self,
+        continuation: bool,
+        captures: bool,
+        correction: bool,
+        scale: Option<(i32, i32, i32)>,
+    ) {
+        (self.bound, self.linear) = match scale {
+            Some((bound, per_ply, max)) => (bound.max(1), Some((per_ply, max.min(bound)))),
+            None => (Self::HISTORY_MAX, None),
+        };
         let (pt, vk) = (G::PIECE_TO_KEYS, G::VICTIM_KINDS);
         self.piece_to_keys = pt;
         self.victim_kinds = vk;
@@ -215,32 +234,36 @@ impl OrderState {
         if let Some(p) = game.last_move() {
             self.counter[G::move_key(p)] = code;
         }
-        let bonus = Self::bonus(depth);
-        Self::update(&mut self.history[k], bonus);
+        let (bonus, bound) = (self.bonus(depth), self.bound);
+        Self::update(&mut self.history[k], bonus, bound);
         for &q in tried {
-            Self::update(&mut self.history[G::move_key(q)], -bonus);
+            Self::update(&mut self.history[G::move_key(q)], -bonus, bound);
         }
         if self.continuation_on() {
             let rows = [self.cont_row(ply, 1), self.cont_row(ply, 2)];
             for row in rows {
-                Self::update(&mut self.cont[row + game.piece_to_key(m)], bonus);
+                Self::update(&mut self.cont[row + game.piece_to_key(m)], bonus, bound);
                 for &q in tried {
-                    Self::update(&mut self.cont[row + game.piece_to_key(q)], -bonus);
+                    Self::update(&mut self.cont[row + game.piece_to_key(q)], -bonus, bound);
                 }
             }
         }
     }
 
-    /// The history bonus of a cutoff with `depth` plies left.
+    /// The history bonus of a cutoff with `depth` plies left: depth squared up to [`OrderState::MAX_BONUS`], or
+    /// `hscale`'s linear bonus.
     #[inline(always)]
-    fn bonus(depth: i32) -> i32 {
-        (depth * depth).min(Self::MAX_BONUS)
+    fn bonus(&self, depth: i32) -> i32 {
+        match self.linear {
+            None => (depth * depth).min(Self::MAX_BONUS),
+            Some((per_ply, max)) => (per_ply * depth).min(max),
+        }
     }
 
-    /// Adds `b` to a history score, with gravity: the score stays within [`OrderState::HISTORY_MAX`].
+    /// Adds `b` to a history score, with gravity: the score stays within `bound`.
     #[inline(always)]
-    fn update(h: &mut i32, b: i32) {
-        *h += b - *h * b.abs() / Self::HISTORY_MAX;
+    fn update(h: &mut i32, b: i32, bound: i32) {
+        *h += (b as i64 - *h as i64 * b.abs() as i64 / bound as i64) as i32;
     }
 
     /// Learns from a node's cutoff for the capture history (when on): the capture `m` that caused it gains (when
@@ -250,13 +273,42 @@ impl OrderState {
         if !self.captures_on() {
             return;
         }
-        let bonus = Self::bonus(depth);
+        let (bonus, bound) = (self.bonus(depth), self.bound);
         let vk = self.victim_kinds;
         if !game.is_quiet(m) {
-            Self::update(&mut self.capture[game.piece_to_key(m) * vk + game.victim_kind(m)], bonus);
+            Self::update(&mut self.capture[game.piece_to_key(m) * vk + game.victim_kind(m)], bonus, bound);
         }
         for &c in tried {
-            Self::update(&mut self.capture[game.piece_to_key(c) * vk + game.victim_kind(c)], -bonus);
+            Self::update(&mut self.capture[game.piece_to_key(c) * vk + game.victim_kind(c)], -bonus, bound);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OrderState;
+
+    /// Gravity keeps a score within its bound, whatever the bonuses, and a run of opposite bonuses brings it back
+    /// across zero within a few updates at the bounded scale (a recent average), not at the spec's.
+    #[test]
+    fn gravity_bounds_scores_and_forgets_at_the_bounded_scale() {
+        for (bound, bonus) in [(OrderState::HISTORY_MAX, OrderState::MAX_BONUS), (16384, 1600), (2048, 2048)] {
+            let mut h = 0;
+            for _ in 0..10_000 {
+                OrderState::update(&mut h, bonus, bound);
+                assert!((0..=bound).contains(&h), "{h} out of 0..={bound}");
+            }
+            let mut flips = 0;
+            while h > 0 {
+                OrderState::update(&mut h, -bonus, bound);
+                assert!(h >= -bound);
+                flips += 1;
+            }
+            if bound == 16384 {
+                assert!(flips <= 10, "{flips} updates to forget at the bounded scale");
+            } else if bound == OrderState::HISTORY_MAX {
+                assert!(flips > 1000, "{flips} updates to forget at the spec's scale");
+            }
         }
     }
 }

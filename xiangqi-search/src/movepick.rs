@@ -7,8 +7,10 @@
 use crate::config::VariantConfig;
 use crate::game::{FastPaths, GenType, MoveBuf, Score};
 use crate::history::OrderState;
+use crate::params::Params;
 use crate::registry::{Group, Reach, Technique, TechniqueId};
 use crate::techniques::capture_history::{self, CaptureHistory};
+use crate::techniques::history_scale::{self, HistoryScale};
 use crate::techniques::{continuation_history, correction_history};
 use smallvec::SmallVec;
 
@@ -211,11 +213,11 @@ pub trait OrderPolicy: 'static {
     type State;
     /// Creates the state for a game with `move_keys` distinct move keys.
     fn new_state(move_keys: usize) -> Self::State;
-    /// Reads what the policy needs of the run-time [`VariantConfig`] when a search starts ([`DynamicOrder`]
-    /// reads whether to order at all); `additions` says whether the search has the engine's additions (the
-    /// histories beyond the spec's ordering are among them).
+    /// Reads what the policy needs of the run-time [`VariantConfig`] and the tunable [`Params`] when a search
+    /// starts ([`DynamicOrder`] reads whether to order at all); `additions` says whether the search has the
+    /// engine's additions (the histories beyond the spec's ordering, and their scale, are among them).
     #[inline(always)]
-    fn configure<G: FastPaths>(_state: &mut Self::State, _config: &VariantConfig, _additions: bool) {}
+    fn configure<G: FastPaths>(_state: &mut Self::State, _config: &VariantConfig, _params: &Params, _additions: bool) {}
     /// What the state has learnt, to be kept for the next search of the same game ([`crate::SearchMemory`]);
     /// `None` for a policy that learns nothing.
     fn export(_state: &Self::State) -> Option<OrderState> {
@@ -339,13 +341,14 @@ impl OrderPolicy for Ordered {
         state.import(saved);
     }
 
-    /// Switches the continuation, capture and correction histories as the variant says (off without the
-    /// engine's additions).
-    fn configure<G: FastPaths>(state: &mut OrderState, config: &VariantConfig, additions: bool) {
+    /// Switches the continuation, capture and correction histories and the history scale as the variant says
+    /// (off without the engine's additions).
+    fn configure<G: FastPaths>(state: &mut OrderState, config: &VariantConfig, params: &Params, additions: bool) {
         state.configure::<G>(
             additions && config.has(continuation_history::ID),
             additions && config.has(capture_history::ID),
             additions && config.has(correction_history::ID),
+            (additions && config.has(history_scale::ID)).then(|| HistoryScale::scale(params)),
         );
     }
 
@@ -478,10 +481,15 @@ impl OrderPolicy for DynamicOrder {
         DynamicOrderState { on: false, inner: Ordered::new_state(move_keys) }
     }
 
-    fn configure<G: FastPaths>(state: &mut DynamicOrderState, config: &VariantConfig, additions: bool) {
+    fn configure<G: FastPaths>(
+        state: &mut DynamicOrderState,
+        config: &VariantConfig,
+        params: &Params,
+        additions: bool,
+    ) {
         state.on = config.has(ID);
         if state.on {
-            Ordered::configure::<G>(&mut state.inner, config, additions);
+            Ordered::configure::<G>(&mut state.inner, config, params, additions);
         }
     }
 

@@ -244,7 +244,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let Some(hit) = hit.filter(|_| V::Additions::ENABLED && self.config.has(singular::ID)) else {
             return Singular::Extend(0);
         };
-        if !SingularExtension::tests(&self.params, depth, ply, &hit, excluding)
+        if !SingularExtension::tests(&self.params, depth, ply, self.root_depth, &hit, excluding)
             || self.game.decode_legal(hit.mv).is_none()
         {
             return Singular::Extend(0);

@@ -46,6 +46,8 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     pub(crate) eval_at: Vec<Score>,
     /// The move a singular extension's search leaves out at each ply (packed; 0 for none).
     pub(crate) excluded_at: Vec<u16>,
+    /// The depth of the root's current iteration (singular extension extends only within twice that many plies).
+    pub(crate) root_depth: i32,
     pub(crate) excluded: SmallVec<[G::Move; 8]>,
     pub(crate) lmr: LmrTable,
     /// The techniques' tunable numbers ([`crate::params`]); `lmr` is built from them.
@@ -88,6 +90,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             in_check_at: vec![false; MAX_PLY + 2],
             eval_at: vec![-INFINITY; MAX_PLY + 2],
             excluded_at: vec![0; MAX_PLY + 2],
+            root_depth: 0,
             excluded: SmallVec::new(),
             lmr: LmrTable::default(),
             params: Params::default(),
@@ -149,7 +152,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         mut on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.limits = limits.clone();
-        V::Order::configure::<G>(&mut self.order, &self.config, V::Additions::ENABLED);
+        V::Order::configure::<G>(&mut self.order, &self.config, &self.params, V::Additions::ENABLED);
         self.start = limits.start.unwrap_or_else(Instant::now);
         self.stopped = false;
         self.reported_nodes = 0;
@@ -303,6 +306,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     }
 
     fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
+        self.root_depth = depth;
         self.observer.enter(0, alpha, beta, depth, NodeKind::Root);
         if V::Form::two_sided(&self.config) {
             let v = self.two_sided(depth, alpha, beta, 0);

@@ -36,7 +36,7 @@ pub const MULTI_CUTS: Counter =
 /// zero-window node. If the search without it reaches the singular bound and that bound is at least beta, several
 /// moves beat beta and the node returns the bound (multi-cut). If the table's score alone is at least beta, the
 /// table move is searched a ply shallower (a negative extension): other moves are nearly as good. Conditions: not
-/// the root, depth at least [`SingularExtension::MIN_DEPTH`], not already a search without a move, the table's
+/// the root, less than twice the iteration's depth from the root (so extensions cannot run away), depth at least [`SingularExtension::MIN_DEPTH`], not already a search without a move, the table's
 /// depth at least `depth - 3`, its bound a lower or exact one, its score no mate. Hooks: the negamax node, before
 /// the moves (the search without the move: the node skips the move the searcher marks excluded at its ply, takes
 /// no table cutoff, makes no null move and stores nothing), and the depth of the table move's child. Source:
@@ -65,10 +65,12 @@ impl SingularExtension {
     pub const DOUBLE_MARGIN: Param =
         Param::new(ID, 2, "SingularDoubleMargin", 20, 0, 400, 4.0, "Singular extension: double extension margin.");
 
-    /// Whether a node with `depth` plies left, `ply` from the root, tests the table's `hit` (parameters `p`).
+    /// Whether a node with `depth` plies left, `ply` from the root of an iteration to `root_depth`, tests the
+    /// table's `hit` (parameters `p`).
     #[inline(always)]
-    pub fn tests(p: &Params, depth: i32, ply: usize, hit: &TtHit, excluding: bool) -> bool {
+    pub fn tests(p: &Params, depth: i32, ply: usize, root_depth: i32, hit: &TtHit, excluding: bool) -> bool {
         ply > 0
+            && (ply as i32) < 2 * root_depth
             && depth >= p.get(Self::MIN_DEPTH)
             && !excluding
             && hit.mv != 0
