@@ -74,6 +74,11 @@ fn a_stopped_run_resumes_and_writes_the_values_and_the_chart() {
     assert_eq!(other.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&other.stderr).contains("--params: the state has RazorMargin,LmrDivisor"));
     assert_eq!(state(&split), resumed);
+    assert!(resumed["variant"].as_str().unwrap().ends_with("+engine"), "{}", resumed["variant"]);
+    let other = xq(&[RUN, &["--variant", "engine+hscale", "--state", &p(&split)]].concat());
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("+engine, not negamax-ab+pvs+nmp+qs+order+engine+hscale"));
+    assert_eq!(state(&split), resumed);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -86,6 +91,7 @@ fn bad_flags_are_usage_errors() {
         (&["tune", "--nodes", "100", "--iterations", "0"][..], "--iterations must be"),
         (&["tune", "--report"][..], "--report needs --state"),
         (&["tune", "--nodes", "100", "--params", "RazorMargin,razormargin"][..], "named twice"),
+        (&["tune", "--nodes", "100", "--variant", "engine+nosuch"][..], "--variant engine+nosuch:"),
     ] {
         let out = xq(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -83,6 +83,10 @@ pub struct TuneArgs {
     /// Opening file (as `xiangqi match --openings`); default: the built-in set.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// The variant both engines play (see `xiangqi search --list`), e.g. engine+hscale to tune a technique not in
+    /// the engine.
+    #[arg(long, default_value = "engine")]
+    variant: String,
 }
 
 /// One tuned parameter as the state file keeps it.
@@ -104,6 +108,9 @@ struct State {
     r_end: f64,
     tc: String,
     random_plies: usize,
+    /// The variant both engines play, in its full form (`engine` in a state written before the flag existed).
+    #[serde(default = "engine_variant")]
+    variant: String,
     params: Vec<Tuned>,
     /// Iterations done.
     iteration: u64,
@@ -113,6 +120,11 @@ struct State {
     history: Vec<Vec<f64>>,
     /// Each iteration's result: the plus engine's wins minus its losses in the pair.
     results: Vec<i32>,
+}
+
+/// The variant of a state file that names none: `engine`, written as the flag's default is.
+fn engine_variant() -> String {
+    "engine".parse::<xiangqi_search::VariantConfig>().map_or_else(|_| "engine".to_owned(), |v| v.to_string())
 }
 
 impl State {
@@ -131,6 +143,7 @@ impl State {
             ("--r-end", self.r_end.to_string(), fresh.r_end.to_string()),
             ("the time control", self.tc.clone(), fresh.tc.clone()),
             ("--random-plies", self.random_plies.to_string(), fresh.random_plies.to_string()),
+            ("--variant", self.variant.clone(), fresh.variant.clone()),
             ("--params", names(self), names(fresh)),
         ];
         diffs.into_iter().find(|(_, a, b)| a != b).map(|(what, a, b)| format!("{what}: the state has {a}, not {b}"))
@@ -195,6 +208,11 @@ fn fresh_state(args: &TuneArgs) -> Result<(State, Option<TimeControl>), String> 
     if args.random_plies > 20 {
         return Err("--random-plies must be from 0 to 20".to_owned());
     }
+    let variant = args
+        .variant
+        .parse::<xiangqi_search::VariantConfig>()
+        .map_err(|e| format!("--variant {}: {e}", args.variant))?
+        .to_string();
     let params: Vec<Tuned> = tuned
         .iter()
         .map(|p| Tuned {
@@ -212,6 +230,7 @@ fn fresh_state(args: &TuneArgs) -> Result<(State, Option<TimeControl>), String> 
         r_end: args.r_end,
         tc: tc.map_or_else(String::new, |tc| tc.describe()),
         random_plies: args.random_plies,
+        variant,
         params,
         iteration: 0,
         history: vec![theta.clone()],
@@ -255,7 +274,7 @@ fn write_state(path: &Path, state: &State) -> Result<(), String> {
 
 /// This binary as a UCI engine named `name` with the tuned parameters set to `values`.
 fn engine(program: &str, name: &str, hash: usize, state: &State, values: &[i64]) -> EngineConfig {
-    let mut options = vec![("Hash".to_owned(), hash.to_string())];
+    let mut options = vec![("Hash".to_owned(), hash.to_string()), ("Variant".to_owned(), state.variant.clone())];
     options.extend(state.params.iter().zip(values).map(|(p, v)| (p.name.clone(), v.to_string())));
     EngineConfig {
         name: name.to_owned(),
