@@ -109,7 +109,8 @@ fn the_engine_loses_one_technique_per_row_and_the_build_up_adds_one() {
             "verified",
             "improving",
             "iir",
-            "singular"
+            "singular",
+            "hscale"
         ]
     );
     for r in v["rows"].as_array().unwrap() {

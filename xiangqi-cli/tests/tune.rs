@@ -75,9 +75,9 @@ fn a_stopped_run_resumes_and_writes_the_values_and_the_chart() {
     assert!(String::from_utf8_lossy(&other.stderr).contains("--params: the state has RazorMargin,LmrDivisor"));
     assert_eq!(state(&split), resumed);
     assert!(resumed["variant"].as_str().unwrap().ends_with("+engine"), "{}", resumed["variant"]);
-    let other = xq(&[RUN, &["--variant", "engine+hscale", "--state", &p(&split)]].concat());
+    let other = xq(&[RUN, &["--variant", "engine+conthist", "--state", &p(&split)]].concat());
     assert_eq!(other.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&other.stderr).contains("+engine, not negamax-ab+pvs+nmp+qs+order+engine+hscale"));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("+engine, not negamax-ab+pvs+nmp+qs+order+engine+conthist"));
     assert_eq!(state(&split), resumed);
     let _ = std::fs::remove_dir_all(&dir);
 }

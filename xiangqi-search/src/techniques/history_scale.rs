@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::Negamax,
     needs: Some("order"),
-    in_engine: false,
+    in_engine: true,
     counters: &[],
 };
 
