@@ -124,7 +124,7 @@ fn analyze_writes_evaluations_marks_a_chart_and_progress() {
         "analyze",
         &data("hbsxcjp-cchess/01.XQF"),
         "--depth",
-        "7",
+        "8",
         "--out",
         pgn.to_str().unwrap(),
         "--svg",
@@ -138,9 +138,9 @@ fn analyze_writes_evaluations_marks_a_chart_and_progress() {
         stdout(&o)
     );
     let text = std::fs::read_to_string(&pgn).unwrap();
-    assert!(text.contains("[Annotator \"xiangqi analyze (engine, depth 7 per position)\"]"), "{text}");
+    assert!(text.contains("[Annotator \"xiangqi analyze (engine, depth 8 per position)\"]"), "{text}");
     // Black's retreat lets Red mate: a blunder, with the engine's better move and line in the comment.
-    assert!(text.contains("1... 炮４退９?? {#3 d7; best 车９平８ "), "{text}");
+    assert!(text.contains("1... 炮４退９?? {#3 d8; best 车９平８ "), "{text}");
     assert!(text.contains("4. 马五进三 {checkmate, the engine's choice} 1-0"), "{text}");
     // The original comments and variations stay.
     assert!(text.contains("{从相肩进马是取胜的正确途径。其它着法，均不能取胜。}") && text.contains("(1. 马四进五 "));
