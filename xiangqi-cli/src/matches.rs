@@ -188,7 +188,7 @@ fn seconds(flag: &str, secs: f64) -> Result<Duration, String> {
 /// Parses `--tc` after checking that its times are in range (the base time from [`MIN_SECONDS`] to
 /// [`MAX_SECONDS`], the increment 0 or in the same range), so that no time out of range reaches the runner; an
 /// error names the flag.
-fn parse_clock(text: &str) -> Result<TimeControl, String> {
+pub(crate) fn parse_clock(text: &str) -> Result<TimeControl, String> {
     let rest = text.split_once('/').map_or(text, |(_, rest)| rest);
     let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
     for (what, t) in [("time", base), ("increment", inc)] {

@@ -110,6 +110,7 @@ fn the_engine_loses_one_technique_per_row_and_the_build_up_adds_one() {
             "improving",
             "iir",
             "singular",
+            "tm",
             "hscale"
         ]
     );
@@ -254,12 +255,15 @@ fn bad_options_are_refused() {
         (&["--base", "bogus"][..], "--base: unknown variant part"),
         (&["--base", "minimax"], "no technique to take away"),
         (&["--only", "nope"], "--only nope: not a technique of this run"),
-        (&["--games", "4"], "--games needs --nodes N or --movetime MS"),
+        (&["--games", "4"], "--games needs --nodes N, --movetime MS (the time of a move) or --tc CLOCK"),
         (&["--games", "3", "--nodes", "100"], "--games 3: must be even"),
         (&["--games", "4", "--nodes", "100", "--batch", "3"], "--batch 3: must be even"),
         (&["--games", "4", "--nodes", "100", "--batch", "0"], "--batch 0: must be even"),
         (&["--nodes", "0"], "--nodes must be positive"),
-        (&["--nodes", "10", "--movetime", "10"], "not both"),
+        (&["--nodes", "10", "--movetime", "10"], "give one of --nodes, --movetime and --tc, not more"),
+        (&["--movetime", "10", "--tc", "8+0.08"], "not more"),
+        (&["--games", "4", "--tc", "abc"], "--tc \"abc\": the time \"abc\" is not a number of seconds"),
+        (&["--games", "4", "--tc", "10+1e20"], "the increment 100000000000000000000: must be from 0.001"),
         (&["--movetime", "0"], "--movetime must be from 1"),
         (&["--depth", "41"], "--depth must be from 0 to 40"),
         (&["--depth", "0"], "nothing to measure"),

@@ -16,7 +16,8 @@
 //! - Elo: games between the two from the match's openings, each with both colours (game pair `k` starts from
 //!   opening `k % 12` of the built-in set followed by `--random-plies` quiet moves chosen by `k`, as
 //!   `xiangqi_match::openings::for_pair` gives them: engines at a fixed node count are deterministic, so without them
-//!   each opening and colour would be one game repeated), at `--nodes N` or `--movetime MS` a move, played by the
+//!   each opening and colour would be one game repeated), at `--nodes N` or `--movetime MS` a move or on a clock
+//!   (`--tc`), played by the
 //!   match runner of `xiangqi-match` with this binary as both engines (`option.Variant=...`), `--concurrency` games
 //!   at a time. The Elo is the technique's worth: the side with it over the side without it, from colour-reversed
 //!   pairs (pentanomial), with its 95% error bar; an SPRT (`--sprt elo0=.. elo1=..`) tests that same figure and
@@ -74,6 +75,10 @@ pub struct AblateArgs {
     /// Milliseconds a move in the games.
     #[arg(long)]
     movetime: Option<u64>,
+    /// A clock for the games, as `xiangqi match --tc`: [moves/]seconds[+increment], e.g. 8+0.08 (what a technique
+    /// that acts only on a clock, such as `tm`, needs to be measured).
+    #[arg(long, value_name = "CLOCK")]
+    tc: Option<String>,
     /// Games per pairing (even: each opening with both colours); 0 plays none.
     #[arg(long, default_value_t = 0)]
     games: usize,

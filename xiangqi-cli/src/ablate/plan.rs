@@ -79,18 +79,22 @@ pub(super) fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, St
     if args.depth > 40 {
         return Err("--depth must be from 0 to 40".to_owned());
     }
-    let tc = match (args.nodes, args.movetime) {
-        (Some(_), Some(_)) => return Err("give one of --nodes and --movetime, not both".to_owned()),
-        (Some(0), _) => return Err("--nodes must be positive".to_owned()),
-        (_, Some(ms)) if ms == 0 || ms > 604_800_000 => {
+    let limits = [args.nodes.is_some(), args.movetime.is_some(), args.tc.is_some()];
+    if limits.iter().filter(|&&x| x).count() > 1 {
+        return Err("give one of --nodes, --movetime and --tc, not more".to_owned());
+    }
+    let tc = match (args.nodes, args.movetime, &args.tc) {
+        (Some(0), ..) => return Err("--nodes must be positive".to_owned()),
+        (_, Some(ms), _) if ms == 0 || ms > 604_800_000 => {
             return Err("--movetime must be from 1 to 604800000 ms (one week)".to_owned())
         }
-        (Some(n), None) => Some(TimeControl::Nodes(n)),
-        (None, Some(ms)) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
-        (None, None) => None,
+        (Some(n), ..) => Some(TimeControl::Nodes(n)),
+        (_, Some(ms), _) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
+        (.., Some(clock)) => Some(crate::matches::parse_clock(clock)?),
+        (None, None, None) => None,
     };
     if args.games > 0 && tc.is_none() {
-        return Err("--games needs --nodes N or --movetime MS (the time of a move)".to_owned());
+        return Err("--games needs --nodes N, --movetime MS (the time of a move) or --tc CLOCK".to_owned());
     }
     if args.games % 2 != 0 {
         return Err(format!("--games {}: must be even (each opening with both colours)", args.games));
