@@ -17,9 +17,8 @@
 //!   opening `k % 12` of the built-in set followed by `--random-plies` quiet moves chosen by `k`, as
 //!   `xiangqi_match::openings::for_pair` gives them: engines at a fixed node count are deterministic, so without them
 //!   each opening and colour would be one game repeated), at `--nodes N` or `--movetime MS` a move or on a clock
-//!   (`--tc`), played by the
-//!   match runner of `xiangqi-match` with this binary as both engines (`option.Variant=...`), `--concurrency` games
-//!   at a time. The Elo is the technique's worth: the side with it over the side without it, from colour-reversed
+//!   (`--tc`), played by the match runner of `xiangqi-match` with this binary as both engines
+//!   (`option.Variant=...`), `--concurrency` games at a time. The Elo is the technique's worth: the side with it over the side without it, from colour-reversed
 //!   pairs (pentanomial), with its 95% error bar; an SPRT (`--sprt elo0=.. elo1=..`) tests that same figure and
 //!   stops the pairing when it decides.
 //!
