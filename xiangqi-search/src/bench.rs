@@ -70,7 +70,7 @@ pub fn bench<E: Evaluator + Send>(
     bench_with_params(variant, &Params::default(), depth, hash_mb, threads, make_eval)
 }
 
-/// [`bench`] with the tunable numbers `params` ([`crate::params`]) instead of the compiled defaults.
+/// [`bench`](fn@bench) with the tunable numbers `params` ([`crate::params`]) instead of the compiled defaults.
 ///
 /// # Errors
 /// When the table or the threads cannot be had.
