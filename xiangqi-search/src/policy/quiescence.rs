@@ -4,6 +4,7 @@ use super::{Exit, LeafPolicy, NodeKind, Observer, Search};
 use crate::game::{FastPaths, GameTree, Score, MAX_PLY};
 use crate::movepick::MovePicker;
 use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::techniques::qs_evasions::{self, QsEvasions};
 use crate::techniques::qs_pruning::QsPruning;
 use crate::techniques::qs_see::QsSee;
 
@@ -69,6 +70,10 @@ impl LeafPolicy for DynamicLeaf {
 /// Quiescence search: stand pat, then the captures, best first.
 fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> Score {
     s.note_ply(ply);
+    // Hook: with quiescence evasions on, a node in check searches its evasions instead of standing pat.
+    if QsEvasions::on(s) && ply < MAX_PLY - 1 && s.game().in_check() {
+        return evasions(s, alpha, beta, ply);
+    }
     let stand_pat = s.evaluate_in_window(alpha, beta);
     if stand_pat >= beta || ply >= MAX_PLY - 1 {
         s.observer().leave(ply, stand_pat, Exit::StandPat);
@@ -112,6 +117,43 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> S
                             if s.game().is_legal_capture(rest) {
                                 s.observer().pruned(ply, rest);
                             }
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    s.observer().leave(ply, best, exit);
+    best
+}
+
+/// A quiescence node in check ([`QsEvasions`]): every legal move, captures first, each answered by quiescence; no
+/// stand pat, and the rules' score of a side without moves when there is none.
+fn evasions<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    s.stats().bump(qs_evasions::NODES);
+    let mut picker = MovePicker::new();
+    s.game().generate(false, picker.moves_mut());
+    let game = s.game();
+    let mut best = game.no_moves_score(ply);
+    picker.set_keys(|m| game.capture_key(m));
+    let mut exit = Exit::Value;
+    while let Some(m) = picker.next() {
+        s.observer().edge(ply, Some(m));
+        s.make(m);
+        s.stats().quiescence_nodes += 1;
+        s.observer().enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
+        let score = -quiesce(s, -beta, -alpha, ply + 1);
+        s.unmake();
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    exit = Exit::BetaCutoff;
+                    if <S::W as Observer<S::G>>::ACTIVE {
+                        while let Some(rest) = picker.next() {
+                            s.observer().pruned(ply, rest);
                         }
                     }
                     break;

@@ -33,9 +33,10 @@
 //! | singular extension | `singular.rs` | node: before the moves | the table move is extended when every other move falls short of its value; multi-cut and negative extensions | Stockfish, Pikafish |
 //! | SEE pruning (not in `engine`) | `see_pruning.rs` | node: skip a move | captures and quiet moves that lose material by static exchange are not searched at shallow depth | Stockfish's step 14, Pikafish |
 //! | quiescence by SEE (not in `engine`) | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
-//! | time management (not in `engine`) | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |
+//! | time management | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |
 //! | ProbCut (not in `engine`) | `probcut.rs` | node: before the moves (after internal iterative reduction) | a capture that wins material and beats beta by a margin in a quiescence search and a search 4 plies shallower cuts the node off; so does a table lower bound far above beta from nearly this depth | Buro (1995); Stockfish's step 11 and its "small ProbCut", Pikafish |
 //! | history scale | `history_scale.rs` | ordering: learning | the histories are bounded near 2^14 and learn with bonuses linear in depth, so gravity keeps them a recent average | Stockfish's `stat_bonus`, `StatsEntry` |
+//! | quiescence evasions (not in `engine`) | `qs_evasions.rs` | quiescence: the top of each node (`policy/quiescence.rs`) | a quiescence node in check searches every evasion instead of standing pat, and is mated without one | Stockfish's qsearch, Pikafish |
 //!
 //! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
 //! at its hook.
@@ -57,6 +58,7 @@ pub mod improving;
 pub mod late_move_reductions;
 pub mod mate_distance;
 pub mod probcut;
+pub mod qs_evasions;
 pub mod qs_pruning;
 pub mod qs_see;
 pub mod razoring;
@@ -98,6 +100,7 @@ pub const TECHNIQUES: &[&Technique] = &[
     &time_management::TECHNIQUE,
     &probcut::TECHNIQUE,
     &history_scale::TECHNIQUE,
+    &qs_evasions::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).
