@@ -100,28 +100,16 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> S
         if !s.game().is_legal_capture(m) {
             continue;
         }
-        s.observer().edge(ply, Some(m));
-        s.make(m);
-        s.stats().quiescence_nodes += 1;
-        s.observer().enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
-        let score = -quiesce(s, -beta, -alpha, ply + 1);
-        s.unmake();
-        if score > best {
-            best = score;
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    exit = Exit::BetaCutoff;
-                    if <S::W as Observer<S::G>>::ACTIVE {
-                        while let Some(rest) = picker.next() {
-                            if s.game().is_legal_capture(rest) {
-                                s.observer().pruned(ply, rest);
-                            }
-                        }
+        if search_child(s, m, &mut best, &mut alpha, beta, ply) {
+            exit = Exit::BetaCutoff;
+            if <S::W as Observer<S::G>>::ACTIVE {
+                while let Some(rest) = picker.next() {
+                    if s.game().is_legal_capture(rest) {
+                        s.observer().pruned(ply, rest);
                     }
-                    break;
                 }
             }
+            break;
         }
     }
     s.observer().leave(ply, best, exit);
@@ -139,28 +127,43 @@ fn evasions<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> 
     picker.set_keys(|m| game.capture_key(m));
     let mut exit = Exit::Value;
     while let Some(m) = picker.next() {
-        s.observer().edge(ply, Some(m));
-        s.make(m);
-        s.stats().quiescence_nodes += 1;
-        s.observer().enter(ply + 1, -beta, -alpha, 0, NodeKind::Quiescence);
-        let score = -quiesce(s, -beta, -alpha, ply + 1);
-        s.unmake();
-        if score > best {
-            best = score;
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    exit = Exit::BetaCutoff;
-                    if <S::W as Observer<S::G>>::ACTIVE {
-                        while let Some(rest) = picker.next() {
-                            s.observer().pruned(ply, rest);
-                        }
-                    }
-                    break;
+        if search_child(s, m, &mut best, &mut alpha, beta, ply) {
+            exit = Exit::BetaCutoff;
+            if <S::W as Observer<S::G>>::ACTIVE {
+                while let Some(rest) = picker.next() {
+                    s.observer().pruned(ply, rest);
                 }
             }
+            break;
         }
     }
     s.observer().leave(ply, best, exit);
     best
+}
+
+/// Searches the legal move `m` of a quiescence node at `ply` by quiescence and raises `best` and `alpha` by its
+/// score; true when it reaches `beta` (a cutoff).
+#[inline(always)]
+fn search_child<S: Search>(
+    s: &mut S,
+    m: <S::G as GameTree>::Move,
+    best: &mut Score,
+    alpha: &mut Score,
+    beta: Score,
+    ply: usize,
+) -> bool {
+    s.observer().edge(ply, Some(m));
+    s.make(m);
+    s.stats().quiescence_nodes += 1;
+    s.observer().enter(ply + 1, -beta, -*alpha, 0, NodeKind::Quiescence);
+    let score = -quiesce(s, -beta, -*alpha, ply + 1);
+    s.unmake();
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
 }
