@@ -338,6 +338,18 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
     }
 
+    /// Notes a quiescence node at `ply` and checks the stop conditions on the same count as the main nodes, so a
+    /// large quiescence tree cannot delay a stop; true when the search must stop.
+    #[inline(always)]
+    pub(crate) fn enter_quiescence(&mut self, ply: usize) -> bool {
+        self.tick += 1;
+        self.note_ply(ply);
+        if self.tick & 1023 == 0 {
+            self.check_limits();
+        }
+        self.stopped
+    }
+
     fn publish_nodes(&mut self) {
         if let Some(sig) = &self.limits.signals {
             let now = self.searched();
@@ -471,8 +483,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
     }
 
     #[inline(always)]
-    fn note_ply(&mut self, ply: usize) {
-        Searcher::note_ply(self, ply);
+    fn enter_quiescence(&mut self, ply: usize) -> bool {
+        Searcher::enter_quiescence(self, ply)
     }
 
     #[inline(always)]

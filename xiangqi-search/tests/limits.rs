@@ -2,9 +2,11 @@
 //! the periodic check still stop the search (a position the rules decide everywhere deepens to the maximum depth in
 //! a few nodes per iteration).
 
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
 use xiangqi_core::Position;
-use xiangqi_search::{Engine, Evaluator, Limits, Score, Searcher, TranspositionTable};
+use xiangqi_eval::EngineEval;
+use xiangqi_search::{Engine, Evaluator, Limits, Score, SearchResult, Searcher, TranspositionTable, VariantConfig};
 
 /// Material only, enough for the stop conditions.
 struct Material;
@@ -106,4 +108,35 @@ fn search_memory_carries_the_ordering_from_one_search_to_the_next() {
     let memory = Arc::new(SearchMemory::new());
     search_smp_remembering(&plain, &pos, |_| Material, &Limits::depth(3), fresh_tt(), Some(memory.clone()), 1, |_| {});
     assert!(memory.is_empty());
+}
+
+/// From a game at 10,000 nodes a move: Red's cannon and Black's cannon check in turn, and most evasions screen a
+/// cannon, so they check as well. With quiescence evasions (`qsevasion`) unbounded, quiescence here searched evasions
+/// answered by evasions to the maximum ply, and neither the depth nor the node limit ended the search.
+const CHECKS_ANSWERED_BY_CHECKS: &str = "3k4C/4a1P2/N2a5/4n4/9/9/9/9/4K4/2B2c3 w - - 2 154";
+
+/// `engine+qsevasion` with the built-in network on [`CHECKS_ANSWERED_BY_CHECKS`], or a failure when the search does
+/// not end within a minute (generous: the machine may be busy).
+fn search_checks_answered_by_checks(limits: Limits) -> SearchResult<xiangqi_core::Move> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let pos = Position::from_fen(CHECKS_ANSWERED_BY_CHECKS).unwrap();
+        let variant: VariantConfig = "engine+qsevasion".parse().unwrap();
+        let eval = EngineEval::new(&pos);
+        let _ = tx.send(variant.run(pos, eval, &limits));
+    });
+    rx.recv_timeout(Duration::from_secs(60)).expect("the search ends")
+}
+
+#[test]
+fn quiescence_evasions_that_check_in_turn_end() {
+    let r = search_checks_answered_by_checks(Limits { depth: Some(10), iterative: true, ..Limits::default() });
+    assert!(r.stats.get(xiangqi_search::techniques::qs_evasions::NODES) > 0 && r.best_move.is_some());
+}
+
+#[test]
+fn a_node_limit_holds_inside_quiescence() {
+    // The limit is looked at every 1024 nodes, quiescence's included.
+    let r = search_checks_answered_by_checks(Limits::nodes(10_000));
+    assert!(r.stats.nodes() <= 10_000 + 1024, "{} nodes", r.stats.nodes());
 }

@@ -79,8 +79,9 @@ pub trait Search {
     fn observer(&mut self) -> &mut Self::W;
     /// Whether the search has been told to stop (its results are then thrown away).
     fn stopped(&self) -> bool;
-    /// Notes that the search reached `ply` (the selective depth).
-    fn note_ply(&mut self, ply: usize);
+    /// Notes a quiescence node at `ply` (the selective depth, the periodic look at the clock and the node limit);
+    /// true when the search must stop.
+    fn enter_quiescence(&mut self, ply: usize) -> bool;
     /// The static evaluation for the side to move.
     fn evaluate(&mut self) -> Score;
     /// The static evaluation when only its place relative to `[alpha, beta]` matters (see

@@ -47,7 +47,7 @@ impl LeafPolicy for Quiescence {
     const NAME: &'static str = "qs";
     #[inline(always)]
     fn leaf<S: Search>(s: &mut S, alpha: Score, beta: Score, ply: usize) -> Score {
-        quiesce(s, alpha, beta, ply)
+        quiesce(s, alpha, beta, ply, qs_evasions::MAX_EVASION_NODES)
     }
 }
 
@@ -67,12 +67,15 @@ impl LeafPolicy for DynamicLeaf {
     }
 }
 
-/// Quiescence search: stand pat, then the captures, best first.
-fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> Score {
-    s.note_ply(ply);
+/// Quiescence search: stand pat, then the captures, best first. `evasions_left` is how many more nodes in check
+/// on this path may search their evasions ([`QsEvasions`]).
+fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize, evasions_left: u32) -> Score {
+    if s.enter_quiescence(ply) {
+        return 0;
+    }
     // Hook: with quiescence evasions on, a node in check searches its evasions instead of standing pat.
-    if QsEvasions::on(s) && ply < MAX_PLY - 1 && s.game().in_check() {
-        return evasions(s, alpha, beta, ply);
+    if QsEvasions::on(s) && evasions_left > 0 && ply < MAX_PLY - 1 && s.game().in_check() {
+        return evasions(s, alpha, beta, ply, evasions_left - 1);
     }
     let stand_pat = s.evaluate_in_window(alpha, beta);
     if stand_pat >= beta || ply >= MAX_PLY - 1 {
@@ -100,7 +103,7 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> S
         if !s.game().is_legal_capture(m) {
             continue;
         }
-        if search_child(s, m, &mut best, &mut alpha, beta, ply) {
+        if search_child(s, m, &mut best, &mut alpha, beta, ply, evasions_left) {
             exit = Exit::BetaCutoff;
             if <S::W as Observer<S::G>>::ACTIVE {
                 while let Some(rest) = picker.next() {
@@ -116,9 +119,10 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> S
     best
 }
 
-/// A quiescence node in check ([`QsEvasions`]): every legal move, captures first, each answered by quiescence; no
-/// stand pat, and the rules' score of a side without moves when there is none.
-fn evasions<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> Score {
+/// A quiescence node in check ([`QsEvasions`]): every legal move, captures first, each answered by quiescence (with
+/// `evasions_left` more such nodes on the path); no stand pat, and the rules' score of a side without moves when
+/// there is none.
+fn evasions<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize, evasions_left: u32) -> Score {
     s.stats().bump(qs_evasions::NODES);
     let mut picker = MovePicker::new();
     s.game().generate(false, picker.moves_mut());
@@ -127,7 +131,7 @@ fn evasions<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> 
     picker.set_keys(|m| game.capture_key(m));
     let mut exit = Exit::Value;
     while let Some(m) = picker.next() {
-        if search_child(s, m, &mut best, &mut alpha, beta, ply) {
+        if search_child(s, m, &mut best, &mut alpha, beta, ply, evasions_left) {
             exit = Exit::BetaCutoff;
             if <S::W as Observer<S::G>>::ACTIVE {
                 while let Some(rest) = picker.next() {
@@ -142,7 +146,7 @@ fn evasions<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize) -> 
 }
 
 /// Searches the legal move `m` of a quiescence node at `ply` by quiescence and raises `best` and `alpha` by its
-/// score; true when it reaches `beta` (a cutoff).
+/// score; true when it reaches `beta` (a cutoff) or the search must stop.
 #[inline(always)]
 fn search_child<S: Search>(
     s: &mut S,
@@ -151,13 +155,18 @@ fn search_child<S: Search>(
     alpha: &mut Score,
     beta: Score,
     ply: usize,
+    evasions_left: u32,
 ) -> bool {
     s.observer().edge(ply, Some(m));
     s.make(m);
     s.stats().quiescence_nodes += 1;
     s.observer().enter(ply + 1, -beta, -*alpha, 0, NodeKind::Quiescence);
-    let score = -quiesce(s, -beta, -*alpha, ply + 1);
+    let score = -quiesce(s, -beta, -*alpha, ply + 1, evasions_left);
     s.unmake();
+    if s.stopped() {
+        // The search's results are thrown away: leave the node as a cutoff would.
+        return true;
+    }
     if score > *best {
         *best = score;
         if score > *alpha {

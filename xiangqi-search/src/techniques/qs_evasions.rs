@@ -20,6 +20,12 @@ pub const TECHNIQUE: Technique = Technique {
 /// Its place in the registry.
 pub const ID: TechniqueId = TechniqueId::new(28);
 
+/// How many quiescence nodes in check on one path search their evasions; past them a node in check stands pat, as
+/// the spec's quiescence does. In xiangqi an evasion often gives check itself (it screens a cannon or uncovers a
+/// chariot), so evasions answered by evading checks could otherwise run on to the maximum ply with every quiet move
+/// at every node.
+pub const MAX_EVASION_NODES: u32 = 2;
+
 /// Quiescence nodes in check that searched their evasions.
 pub const NODES: Counter =
     Counter::new(ID, 0, "qs_evasion_nodes", "quiescence nodes in check that searched every evasion (no stand pat)");
@@ -29,7 +35,8 @@ pub const NODES: Counter =
 /// node whose side to move is in check does not stand pat: it searches every legal move (captures first, by
 /// MVV-LVA, then the quiet ones), each answered by quiescence again, and a side without a legal move scores as
 /// mated (in xiangqi, mate and stalemate alike). Quiescence still generates no checks, so every check it meets
-/// comes from a capture, and the recursion ends with the material. Where it matters: a capture that mates (or
+/// comes from a capture or from an evasion that checks in turn; the second kind would not end with the material, so
+/// only the first [`MAX_EVASION_NODES`] nodes in check of a path search their evasions. Where it matters: a capture that mates (or
 /// wins the king's last defender) just past the horizon, behind a null move or at the end of a reduced search.
 /// Hook: the top of each quiescence node (`policy/quiescence.rs`). Source: Stockfish's `qsearch` ("if in check,
 /// search all evasions"),
