@@ -325,12 +325,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     pub(crate) fn enter(&mut self, ply: usize) -> bool {
         self.pv_len[ply] = 0;
         self.stats.main_nodes += 1;
-        self.tick += 1;
-        self.note_ply(ply);
-        if self.tick & 1023 == 0 {
-            self.check_limits();
-        }
-        self.stopped
+        self.tick(ply)
     }
 
     #[inline(always)]
@@ -338,10 +333,11 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
     }
 
-    /// Notes a quiescence node at `ply` and checks the stop conditions on the same count as the main nodes, so a
-    /// large quiescence tree cannot delay a stop; true when the search must stop.
+    /// Notes a node at `ply` (the selective depth) and checks the stop conditions every 1024 nodes, main and
+    /// quiescence nodes alike, so a large quiescence tree cannot delay a stop; true when the search must stop. A
+    /// quiescence node calls it alone; a main node through [`Searcher::enter`].
     #[inline(always)]
-    pub(crate) fn enter_quiescence(&mut self, ply: usize) -> bool {
+    pub(crate) fn tick(&mut self, ply: usize) -> bool {
         self.tick += 1;
         self.note_ply(ply);
         if self.tick & 1023 == 0 {
@@ -484,7 +480,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
 
     #[inline(always)]
     fn enter_quiescence(&mut self, ply: usize) -> bool {
-        Searcher::enter_quiescence(self, ply)
+        Searcher::tick(self, ply)
     }
 
     #[inline(always)]

@@ -36,11 +36,10 @@ pub const NODES: Counter =
 /// MVV-LVA, then the quiet ones), each answered by quiescence again, and a side without a legal move scores as
 /// mated (in xiangqi, mate and stalemate alike). Quiescence still generates no checks, so every check it meets
 /// comes from a capture or from an evasion that checks in turn; the second kind would not end with the material, so
-/// only the first [`MAX_EVASION_NODES`] nodes in check of a path search their evasions. Where it matters: a capture that mates (or
-/// wins the king's last defender) just past the horizon, behind a null move or at the end of a reduced search.
-/// Hook: the top of each quiescence node (`policy/quiescence.rs`). Source: Stockfish's `qsearch` ("if in check,
-/// search all evasions"),
-/// as Pikafish does for xiangqi.
+/// only the first [`MAX_EVASION_NODES`] nodes in check of a path search their evasions. Where it matters: a capture
+/// that mates (or wins the king's last defender) just past the horizon, behind a null move or at the end of a
+/// reduced search. Hook: the top of each quiescence node (`policy/quiescence.rs`). Source: Stockfish's `qsearch`
+/// ("if in check, search all evasions"), as Pikafish does for xiangqi.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct QsEvasions;
 
