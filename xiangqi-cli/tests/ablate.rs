@@ -110,7 +110,6 @@ fn the_engine_loses_one_technique_per_row_and_the_build_up_adds_one() {
             "improving",
             "iir",
             "singular",
-            "see",
             "tm",
             "hscale"
         ]

@@ -3,9 +3,8 @@
 use crate::game::{Score, MATE_BOUND};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
-/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Part of the `engine` preset (an SPRT at 0.1 s a
-/// move accepted it; README, "The ablation study"): `engine+no-see` takes it away, and it joins any negamax search
-/// (`pvs+see`).
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not part of the `engine` preset until games
+/// confirm it: added with `engine+see`, or to any negamax search (`pvs+see`).
 pub const TECHNIQUE: Technique = Technique {
     id: ID,
     name: "see",
@@ -14,7 +13,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::Negamax,
     needs: None,
-    in_engine: true,
+    in_engine: false,
     counters: &[CAPTURE_PRUNES, QUIET_PRUNES],
 };
 
