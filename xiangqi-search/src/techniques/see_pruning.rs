@@ -31,21 +31,23 @@ pub const QUIET_PRUNES: Counter =
 /// SEE pruning: at a zero-window node near the horizon, not in check, once a move has been searched (the node's
 /// best above a mate), a capture whose static exchange (`FastPaths::see_ge`, `xiangqi_core::Position::see_ge`)
 /// loses more than [`SeePruning::CAPTURE_MARGIN`] per ply of depth, and a quiet move that loses more than
-/// [`SeePruning::QUIET_MARGIN`] times the depth squared, are skipped without being made. A quiet move that gives
-/// check is held to the captures' margin instead (asked only when the quiet margin fails: `gives_check` costs an
-/// attack test). Conditions: not a PV node, not in check, depth at most [`SeePruning::MAX_DEPTH`]. Hook: the
+/// [`SeePruning::QUIET_MARGIN`] times the depth squared, are skipped without being made. A move that gives check,
+/// capture or not, is never skipped (asked only when the margin fails: `gives_check` costs an attack test): a
+/// checking sacrifice is how many mates begin, and skipping it near the horizon loses them (the chariot sacrifice of
+/// `hbsxcjp-cchess/01.XQF`, a mate in 3 found at depth 10 instead of 8). Conditions: not a PV node, not in check, depth at most [`SeePruning::MAX_DEPTH`]. Hook: the
 /// negamax node's skip hook, after futility and late move pruning ([`SeeRule`]). Source: Stockfish's `search.cpp`
 /// (step 14, "SEE based pruning for captures and checks" with about `-185 * depth`, and "prune moves with negative
 /// SEE" for quiet moves with about `-26 * lmrDepth^2`), as Pikafish does for xiangqi; the margins here are in
-/// `xiangqi_core::SEE_VALUES` units (a soldier is 100) and the quiet one is by depth rather than the reduced depth.
+/// `xiangqi_core::SEE_VALUES` units (a soldier is 100), the quiet one is by depth rather than the reduced depth, and
+/// checks are kept where Stockfish prunes them too.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SeePruning;
 
 impl SeePruning {
-    /// A capture (or a checking quiet move) at depth `d` is skipped when its exchange loses more than
-    /// `CAPTURE_MARGIN * d`.
+    /// A capture at depth `d` that gives no check is skipped when its exchange loses more than `CAPTURE_MARGIN * d`.
     pub const CAPTURE_MARGIN: Score = 100;
-    /// A quiet move at depth `d` is skipped when its exchange loses more than `QUIET_MARGIN * d * d`.
+    /// A quiet move at depth `d` that gives no check is skipped when its exchange loses more than
+    /// `QUIET_MARGIN * d * d`.
     pub const QUIET_MARGIN: Score = 25;
     /// The deepest node it applies to.
     pub const MAX_DEPTH: i32 = 8;
@@ -76,7 +78,7 @@ pub struct SeeRule {
 pub enum SeeSkip {
     /// Searched.
     Keep,
-    /// A capture (or a checking quiet move) skipped.
+    /// A capture skipped.
     Capture,
     /// A quiet move skipped.
     Quiet,
@@ -105,16 +107,16 @@ impl SeeRule {
         if self.depth == 0 || best <= -MATE_BOUND {
             return SeeSkip::Keep;
         }
-        if !quiet {
-            return if see_ge(SeePruning::capture_threshold(self.depth)) { SeeSkip::Keep } else { SeeSkip::Capture };
-        }
-        if see_ge(SeePruning::quiet_threshold(self.depth)) {
+        let threshold =
+            if quiet { SeePruning::quiet_threshold(self.depth) } else { SeePruning::capture_threshold(self.depth) };
+        if see_ge(threshold) || gives_check() {
             return SeeSkip::Keep;
         }
-        if gives_check() {
-            return if see_ge(SeePruning::capture_threshold(self.depth)) { SeeSkip::Keep } else { SeeSkip::Capture };
+        if quiet {
+            SeeSkip::Quiet
+        } else {
+            SeeSkip::Capture
         }
-        SeeSkip::Quiet
     }
 }
 
@@ -140,9 +142,11 @@ mod tests {
         assert_eq!(rule.skips(false, -INFINITY, loses_a_chariot, || false), SeeSkip::Keep);
         assert_eq!(rule.skips(false, 0, loses_a_chariot, || false), SeeSkip::Capture);
         assert_eq!(rule.skips(true, 0, loses_a_chariot, || false), SeeSkip::Quiet);
-        // A checking quiet move is held to the captures' margin: -300 at depth 3.
-        assert_eq!(rule.skips(true, 0, |t| -250 >= t, || true), SeeSkip::Keep);
-        assert_eq!(rule.skips(true, 0, |t| -250 >= t, || false), SeeSkip::Quiet);
+        // A move that gives check is kept, capture or not, whatever its exchange loses.
+        assert_eq!(rule.skips(false, 0, loses_a_chariot, || true), SeeSkip::Keep);
+        assert_eq!(rule.skips(true, 0, loses_a_chariot, || true), SeeSkip::Keep);
+        // Check is asked only when the exchange fails the margin.
+        assert_eq!(rule.skips(false, 0, |t| -300 >= t, || unreachable!()), SeeSkip::Keep);
         // Within the margins: kept (-300 for captures, -225 for quiet moves at depth 3).
         assert_eq!(rule.skips(false, 0, |t| -300 >= t, || false), SeeSkip::Keep);
         assert_eq!(rule.skips(true, 0, |t| -225 >= t, || false), SeeSkip::Keep);
