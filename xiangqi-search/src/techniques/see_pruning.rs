@@ -34,12 +34,12 @@ pub const QUIET_PRUNES: Counter =
 /// [`SeePruning::QUIET_MARGIN`] times the depth squared, are skipped without being made. A move that gives check,
 /// capture or not, is never skipped (asked only when the margin fails: `gives_check` costs an attack test): a
 /// checking sacrifice is how many mates begin, and skipping it near the horizon loses them (the chariot sacrifice of
-/// `hbsxcjp-cchess/01.XQF`, a mate in 3 found at depth 10 instead of 8). Conditions: not a PV node, not in check, depth at most [`SeePruning::MAX_DEPTH`]. Hook: the
-/// negamax node's skip hook, after futility and late move pruning ([`SeeRule`]). Source: Stockfish's `search.cpp`
-/// (step 14, "SEE based pruning for captures and checks" with about `-185 * depth`, and "prune moves with negative
-/// SEE" for quiet moves with about `-26 * lmrDepth^2`), as Pikafish does for xiangqi; the margins here are in
-/// `xiangqi_core::SEE_VALUES` units (a soldier is 100), the quiet one is by depth rather than the reduced depth, and
-/// checks are kept where Stockfish prunes them too.
+/// `hbsxcjp-cchess/01.XQF`, a mate in 3 found at depth 10 instead of 8). Conditions: not a PV node, not in check,
+/// depth at most [`SeePruning::MAX_DEPTH`]. Hook: the negamax node's skip hook, after futility and late move pruning
+/// ([`SeeRule`]). Source: Stockfish's `search.cpp` (step 14, "SEE based pruning for captures and checks" with
+/// about `-185 * depth`, and "prune moves with negative SEE" for quiet moves with about `-26 * lmrDepth^2`), as
+/// Pikafish does for xiangqi; the margins here are in `xiangqi_core::SEE_VALUES` units (a soldier is 100), the quiet
+/// one is by depth rather than the reduced depth, and checks are kept where Stockfish prunes them too.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SeePruning;
 
