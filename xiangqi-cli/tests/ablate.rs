@@ -105,11 +105,11 @@ fn the_engine_loses_one_technique_per_row_and_the_build_up_adds_one() {
             "checkext",
             "rules",
             "aspiration",
-            "qsprune",
             "verified",
             "improving",
             "iir",
             "singular",
+            "qsee",
             "tm",
             "hscale"
         ]

@@ -244,7 +244,7 @@ fn variant_switches_are_listed_and_need_the_engine() {
     let o = xiangqi(&["search", "--list"], None);
     assert!(o.status.success());
     let list = stdout(&o);
-    for switch in ["no-nmp", "no-order", "no-pvs", "no-qs", "no-tt", "no-qsprune"] {
+    for switch in ["no-nmp", "no-order", "no-pvs", "no-qs", "no-tt", "no-qsee"] {
         assert!(list.contains(switch), "{switch} is not listed:\n{list}");
     }
     let o = xiangqi(&["search", "--depth", "1", "--variant", "negamax-ab+no-tt"], None);

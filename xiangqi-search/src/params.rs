@@ -378,8 +378,9 @@ mod tests {
         use crate::test_eval::Textured;
         use crate::{Limits, VariantConfig};
         use xiangqi_core::Position;
-        let variant: VariantConfig =
-            "engine+caphist+hlmr+conthist+hprune+corrhist+see+probcut+mdp".parse().expect("a known variant");
+        let variant: VariantConfig = "engine+no-qsee+qsprune+caphist+hlmr+conthist+hprune+corrhist+see+probcut+mdp"
+            .parse()
+            .expect("a known variant");
         let positions = [
             Position::startpos(),
             Position::from_fen("r1bakab2/9/1cn3nc1/p3p1p1p/2p6/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w").expect("a FEN"),

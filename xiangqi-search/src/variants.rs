@@ -344,10 +344,10 @@ mod tests {
             let again: VariantConfig = spec.to_string().parse().unwrap();
             assert_eq!(spec, again, "{text} -> {spec}");
         }
-        let spec: VariantConfig = "engine+no-lmr+no-qsprune".parse().unwrap();
+        let spec: VariantConfig = "engine+no-lmr+no-qsee".parse().unwrap();
         let on = spec.techniques();
-        assert!(!on.contains(&"lmr") && !on.contains(&"qsprune") && on.contains(&"tt"));
-        assert_eq!(spec.to_string(), "negamax-ab+pvs+nmp+qs+order+engine+no-lmr+no-qsprune");
+        assert!(!on.contains(&"lmr") && !on.contains(&"qsee") && on.contains(&"tt"));
+        assert_eq!(spec.to_string(), "negamax-ab+pvs+nmp+qs+order+engine+no-lmr+no-qsee");
         let spec: VariantConfig = "engine+no-nmp+no-order".parse().unwrap();
         let on = spec.techniques();
         assert!(spec.is_engine() && !on.contains(&"nmp") && !on.contains(&"order") && on.contains(&"pvs"));

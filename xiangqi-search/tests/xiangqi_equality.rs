@@ -249,7 +249,7 @@ fn every_addition_can_be_added_alone_and_taken_away_alone() {
         ("checkext", ""),
         ("rules", ""),
         ("aspiration", ""),
-        ("qsprune", "qs"),
+        ("qsee", "qs"),
         ("verified", "nmp"),
     ];
     let tactical = Position::from_fen("4k4/9/9/9/5r3/9/9/9/9/3K1R3 w").unwrap();

@@ -20,7 +20,7 @@
 //! | check extension | `check_extension.rs` | node: extend | a node in check is searched one ply deeper | Stockfish, Pikafish |
 //! | the game's rules | `rules.rs` | node: rules, first of all | repetition, perpetual check and chase, the move limit decide or bound the node | the Asian rules (`xiangqi_core::rules`) |
 //! | aspiration windows | `aspiration.rs` | root: each iteration's window (`searcher.rs`) | each iteration starts in a window around the last score | Stockfish |
-//! | quiescence pruning | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
+//! | quiescence pruning (not in `engine`: `qsee` decides there) | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
 //! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
 //! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
 //! | capture history (not in `engine`) | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
@@ -32,7 +32,7 @@
 //! | internal iterative reduction | `iir.rs` | node: before the moves | a node without a table move is searched a ply shallower | Stockfish, Ed Schröder |
 //! | singular extension | `singular.rs` | node: before the moves | the table move is extended when every other move falls short of its value; multi-cut and negative extensions | Stockfish, Pikafish |
 //! | SEE pruning (not in `engine`) | `see_pruning.rs` | node: skip a move | captures and quiet moves that lose material by static exchange are not searched at shallow depth | Stockfish's step 14, Pikafish |
-//! | quiescence by SEE (not in `engine`) | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
+//! | quiescence by SEE | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
 //! | time management | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |
 //! | ProbCut (not in `engine`) | `probcut.rs` | node: before the moves (after internal iterative reduction) | a capture that wins material and beats beta by a margin in a quiescence search and a search 4 plies shallower cuts the node off; so does a table lower bound far above beta from nearly this depth | Buro (1995); Stockfish's step 11 and its "small ProbCut", Pikafish |
 //! | history scale | `history_scale.rs` | ordering: learning | the histories are bounded near 2^14 and learn with bonuses linear in depth, so gravity keeps them a recent average | Stockfish's `stat_bonus`, `StatsEntry` |

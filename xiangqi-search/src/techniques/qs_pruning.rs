@@ -4,7 +4,9 @@ use crate::params::Param;
 use crate::policy::{Additions, Search, Variant};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
-/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not in the `engine` preset, where quiescence by
+/// SEE (`qsee`, [`crate::techniques::qs_see`]) decides instead; added with `engine+no-qsee+qsprune`, or to any search
+/// with quiescence.
 pub const TECHNIQUE: Technique = Technique {
     id: ID,
     name: "qsprune",
@@ -13,7 +15,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::Negamax,
     needs: Some("qs"),
-    in_engine: true,
+    in_engine: false,
     counters: &[PRUNES],
 };
 

@@ -4,8 +4,8 @@ use crate::game::{FastPaths, GameTree, Score};
 use crate::policy::{Additions, Search, Variant};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
-/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not part of the `engine` preset until games
-/// confirm it: added with `engine+qsee`, or to any search with quiescence.
+/// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Part of the `engine` preset, where it takes the
+/// place of quiescence pruning (`qsprune`); taken away with `engine+no-qsee`, or added to any search with quiescence.
 pub const TECHNIQUE: Technique = Technique {
     id: ID,
     name: "qsee",
@@ -14,7 +14,7 @@ pub const TECHNIQUE: Technique = Technique {
     group: Group::Addition,
     reach: Reach::Negamax,
     needs: Some("qs"),
-    in_engine: false,
+    in_engine: true,
     counters: &[PRUNES],
 };
 
