@@ -111,6 +111,26 @@ fn quiescence_variants_agree_with_each_other() {
     }
 }
 
+/// Quiescence by SEE (`qsee`) and quiescence pruning (`qsprune`) both skip captures; with both on, the static
+/// exchange decides and the ordering-key test is not applied. So adding `qsprune` to a search with `qsee` visits
+/// the same nodes, while `qsprune` alone changes the search (else the first half would prove nothing).
+#[test]
+fn with_quiescence_by_see_on_quiescence_pruning_changes_nothing() {
+    let mut qsprune_acts = false;
+    for pos in positions().iter().take(12) {
+        for (with_both, see_only) in
+            [("engine+qsprune", "engine"), ("negamax-ab+qs+order+qsee+qsprune", "negamax-ab+qs+order+qsee")]
+        {
+            let (a, b) = (search(with_both, pos, 4), search(see_only, pos, 4));
+            assert_eq!(a.stats.nodes(), b.stats.nodes(), "{with_both} on {}", pos.fen());
+            assert_eq!(a.score, b.score, "{with_both} on {}", pos.fen());
+        }
+        let (pruned, plain) = (search("negamax-ab+qs+order+qsprune", pos, 4), search("negamax-ab+qs+order", pos, 4));
+        qsprune_acts |= pruned.stats.quiescence_nodes != plain.stats.quiescence_nodes;
+    }
+    assert!(qsprune_acts, "quiescence pruning skipped nothing on any position");
+}
+
 #[test]
 fn null_move_may_differ_but_stays_sane() {
     // Null-move pruning assumes passing is never better than the best move (no zugzwang); where that fails the
