@@ -182,20 +182,22 @@ fn wrong_files_are_refused_by_name() {
     std::fs::remove_file(&path).unwrap();
 }
 
-/// The first network is kept as `networks/gen1.nnue`: it loads (a version 1 file) as the first network (its training
-/// hash), and the built-in network is another one, the second.
+/// The earlier built-in networks are kept, `networks/gen1.nnue` (a version 1 file) and `networks/gen2.nnue`: each
+/// loads as that network (its training hash), and the built-in network is a third one.
 #[test]
-fn gen1_network_loads_as_the_first_network() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("networks/gen1.nnue");
-    let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1, "gen1.nnue is a version 1 file");
-    let gen1 = Network::load(&path).unwrap();
-    assert_eq!(gen1.architecture(), Architecture::plain(256));
-    assert_eq!(gen1.hash(), 0xf690_598f_a616_2f83, "the first network's training hash");
+fn kept_networks_load_as_the_earlier_networks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("networks");
     let embedded = xiangqi_eval::embedded_network();
-    assert_ne!(embedded.hash(), gen1.hash(), "the built-in network is the second generation");
+    assert_eq!(embedded.hash(), 0xe80c_88a8_1b77_9574, "the built-in network's training hash");
     let pos = Position::startpos();
-    assert_ne!(gen1.evaluate(&pos), embedded.evaluate(&pos));
-    // Written again in the current format, it reads back as the same network.
-    assert_eq!(Network::from_bytes(&gen1.to_bytes()).unwrap(), gen1);
+    for (file, version, hash) in [("gen1.nnue", 1, 0xf690_598f_a616_2f83), ("gen2.nnue", 2, 0x7a47_004d_12d4_28d6)] {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), version, "{file}'s format version");
+        let net = Network::load(&dir.join(file)).unwrap();
+        assert_eq!(net.architecture(), Architecture::plain(256));
+        assert_eq!(net.hash(), hash, "{file}'s training hash");
+        assert_ne!(net.evaluate(&pos), embedded.evaluate(&pos), "{file} evaluates otherwise than the built-in network");
+        // Written again in the current format, it reads back as the same network.
+        assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+    }
 }
