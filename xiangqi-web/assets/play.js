@@ -1,0 +1,206 @@
+// The position on the board: asking the server for it, showing it, the moves of the player and the engine, the
+// status line, taking back and new games.
+
+import { exitPreview, startAnalysis, stopAnalysis } from "./analysis.js";
+import { addIncrement, clock } from "./clock.js";
+import { editor } from "./editor.js";
+import { START_FEN, addMove, game, node, pathOf } from "./gametree.js";
+import { ruleName, t } from "./i18n.js";
+import { renderMoves } from "./movelist.js";
+import { $, board, conn, engineSide, page, status, tab } from "./page.js";
+import { markReview } from "./review.js";
+import { save, settings } from "./storage.js";
+
+// ---------------------------------------------------------------- asking the server for the position
+
+export async function refresh() {
+  const seq = ++page.stateSeq;
+  const moves = pathOf(game.cur);
+  let st;
+  try {
+    st = await conn.ask({ type: "state", fen: game.fen, moves });
+  } catch (e) {
+    if (seq !== page.stateSeq) return;
+    // the line is not legal for the server (e.g. a stored game after a rules change): keep what is legal
+    status(`${t("error")}: ${e.message}`, true);
+    if (game.cur.parent) {
+      const bad = game.cur;
+      game.cur = bad.parent;
+      game.cur.children = game.cur.children.filter((k) => k !== bad);
+      save();
+      refresh();
+    }
+    return;
+  }
+  if (seq !== page.stateSeq) return;
+  page.state = st;
+  // keep the notated moves in the tree
+  let n = game.cur;
+  for (let i = st.moves.length - 1; i >= 0 && n && n.uci; i--, n = n.parent) n.notated = st.moves[i];
+  game.result = st.result;
+  save();
+  show();
+  afterPosition();
+}
+
+export function show() {
+  const st = page.preview ? page.preview.state : page.state;
+  if (!st) return;
+  const playing = !page.preview && tab() !== "editor";
+  board.set({
+    fen: tab() === "editor" ? editor.fen() : st.fen,
+    legal: playing && !st.result && !clock.flagged && !engineToMove(st) ? st.legal : {},
+    last: tab() === "editor" ? null : st.last,
+    check: tab() === "editor" ? null : st.check,
+    selected: null,
+    flipped: settings.flipped,
+    letters: settings.letters,
+    editing: tab() === "editor",
+    arrows: tab() === "editor" || page.preview ? [] : arrowsFor(st),
+  });
+  $("preview").hidden = !page.preview;
+  renderMoves();
+  markReview();
+  renderStatus();
+}
+
+export function engineToMove(st) {
+  return tab() === "play" && engineSide() === st.turn;
+}
+
+export function arrowsFor(st) {
+  if (!page.analysing || !page.lastInfo || page.lastInfo.fen !== st.fen || tab() === "watch" || tab() === "editor") return [];
+  return page.lastInfo.lines.filter((l) => l.pv.length).map((l, i) => ({ uci: l.pv[0].uci, weight: 1 / (i + 1) }));
+}
+
+export function renderStatus() {
+  if (!page.state) return;
+  $("btn-review-end").hidden = !(page.state.result || clock.flagged) || tab() === "games";
+  if (clock.flagged) {
+    const winner = clock.flagged === "red" ? "black_wins" : "red_wins";
+    status(`${t("game_over")}: ${t(winner)}, ${t(clock.flagged)} ${t("lost_on_time")}`);
+    $("status").dataset.result = "time";
+    return;
+  }
+  const r = page.state.result;
+  if (r) {
+    const who = r.winner === "red" ? t("red_wins") : r.winner === "black" ? t("black_wins") : t("draw");
+    const detail = r.detail ? ` (${r.detail})` : "";
+    const after = page.state.unplayed ? ` · ${page.state.unplayed} ${t("unplayed")}` : "";
+    status(`${t("game_over")}: ${who}, ${t("by_rule")} ${ruleName(r.rule)}${detail}${after}`);
+    $("status").dataset.result = r.rule;
+    return;
+  }
+  delete $("status").dataset.result;
+  if (page.playSearch) status(t("thinking"));
+  else status(`${t(page.state.turn)}${engineSide() && tab() === "play" ? " — " + t("your_move") : ""}`);
+}
+
+// ---------------------------------------------------------------- moves
+
+export function userMove(uci) {
+  if (page.preview) return exitPreview();
+  const mover = page.state?.turn;
+  game.cur = addMove(uci);
+  if (tab() === "play" && settings.tc === "clock" && mover) addIncrement(mover);
+  refresh();
+}
+
+export function goTo(n) {
+  if (!n || n === game.cur) return;
+  exitPreview(false);
+  stopPlay();
+  game.cur = n;
+  refresh();
+}
+
+/** After every new position: the engine's move in play, the analysis when on. */
+export function afterPosition() {
+  const st = page.state;
+  if (page.analysing) startAnalysis();
+  if (tab() !== "play" || st.result || clock.flagged) {
+    clock.running = false;
+    return;
+  }
+  clock.running = settings.tc === "clock" && game.cur !== game.root;
+  if (engineSide() === st.turn && !page.playSearch) enginePlay();
+}
+
+export function limits() {
+  if (settings.strength === "nodes") return { nodes: Number(settings.strengthN) || 1000 };
+  if (settings.strength === "depth") return { depth: Math.max(1, Math.min(64, Number(settings.strengthN) || 4)) };
+  if (settings.tc === "clock") {
+    const inc = settings.inc * 1000;
+    return { clock: { red_ms: Math.round(clock.red), black_ms: Math.round(clock.black), red_inc_ms: inc, black_inc_ms: inc } };
+  }
+  return { movetime: Math.max(10, Math.round(settings.movetime * 1000)) };
+}
+
+export function enginePlay() {
+  const from = game.cur;
+  const mover = page.state.turn;
+  const moves = pathOf(from);
+  page.playSearch = conn.send({ type: "go", purpose: "play", fen: game.fen, moves, ...limits() }, (m) => {
+    if (m.type === "error") {
+      conn.forget(page.playSearch);
+      page.playSearch = null;
+      status(`${t("error")}: ${m.message}`, true);
+      return;
+    }
+    if (m.type !== "bestmove") return;
+    conn.forget(m.id);
+    if (m.id !== page.playSearch) return;
+    page.playSearch = null;
+    if (game.cur !== from || !m.move) {
+      renderStatus();
+      return;
+    }
+    if (settings.tc === "clock") addIncrement(mover);
+    game.cur = addMove(m.move.uci, from);
+    game.cur.notated = m.move;
+    refresh();
+  });
+  renderStatus();
+}
+
+export function stopPlay() {
+  if (page.playSearch) {
+    conn.raw({ type: "stop", id: page.playSearch });
+    conn.forget(page.playSearch);
+    page.playSearch = null;
+  }
+}
+
+export function takeback() {
+  stopPlay();
+  exitPreview(false);
+  let n = game.cur;
+  if (!n.parent) return;
+  n = n.parent;
+  // back to the player's own turn when playing the engine
+  if (engineSide() && n.parent && tab() === "play") {
+    const pliesFromRoot = pathOf(n).length;
+    const rootRed = game.fen.split(" ")[1] !== "b";
+    const turnRed = (pliesFromRoot % 2 === 0) === rootRed;
+    if ((turnRed ? "red" : "black") === engineSide()) n = n.parent;
+  }
+  clock.flagged = null;
+  game.cur = n;
+  refresh();
+}
+
+export function newGame(fen = START_FEN) {
+  stopPlay();
+  stopAnalysis();
+  exitPreview(false);
+  game.fen = fen;
+  game.root = node(null, null);
+  game.cur = game.root;
+  const ms = settings.minutes * 60000;
+  Object.assign(clock, { red: ms, black: ms, running: false, flagged: null });
+  $("marks").textContent = "";
+  $("chart").textContent = "";
+  $("gameinfo").textContent = "";
+  page.reviewed = null;
+  refresh();
+}

@@ -1,0 +1,71 @@
+// Game records: opening PGN or XQF (text or the file's bytes, read by the server) and exporting PGN.
+
+import { START_FEN, addMove, game, mainEnd, pathOf } from "./gametree.js";
+import { t } from "./i18n.js";
+import { $, conn, status } from "./page.js";
+import { newGame, refresh } from "./play.js";
+import { settings } from "./storage.js";
+
+// ---------------------------------------------------------------- games: records, export, review
+
+export async function loadRecord(msg) {
+  try {
+    const rec = await conn.ask({ type: "load_record", ...msg });
+    const games = (rec.games || []).filter((g) => !g.error);
+    if (!games.length) throw new Error("no game in the record");
+    const pick = $("gamepick");
+    pick.textContent = "";
+    games.forEach((g, i) => {
+      const o = document.createElement("option");
+      o.value = i;
+      o.textContent = `${i + 1}. ${g.tags?.Red ?? "?"} – ${g.tags?.Black ?? "?"} ${g.result ?? ""}`;
+      pick.appendChild(o);
+    });
+    pick.hidden = games.length < 2;
+    pick.onchange = () => openGame(games[Number(pick.value)]);
+    openGame(games[0]);
+  } catch (e) {
+    status(`${t("error")}: ${e.message}`, true);
+  }
+}
+
+export function openGame(g) {
+  newGame(g.fen || START_FEN);
+  let n = game.root;
+  for (const m of g.moves) n = addMove(m, n);
+  game.cur = n;
+  game.tags = g.tags;
+  const tg = g.tags || {};
+  const names = [tg.Red || tg.RedTeam, tg.Black || tg.BlackTeam].filter(Boolean).join(" – ");
+  $("gameinfo").textContent = [names, tg.Event, tg.Date, g.result || tg.Result, `${g.moves.length} ${t("plies")}`]
+    .filter((x) => x && x !== "?" && x !== "*").join(" · ");
+  refresh();
+}
+
+$("file").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  if (!f) return;
+  if (f.size > 1024 * 1024) return status(`${t("error")}: > 1 MB`, true);
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  loadRecord({ base64: btoa(bin) });
+});
+$("btn-load").addEventListener("click", () => loadRecord({ text: $("pgn-in").value }));
+
+$("btn-export").addEventListener("click", async () => {
+  try {
+    const res = game.result;
+    const result = res ? (res.winner === "red" ? "1-0" : res.winner === "black" ? "0-1" : "1/2-1/2") : "*";
+    const m = await conn.ask({ type: "export_pgn", fen: game.fen, moves: pathOf(mainEnd()), notation: settings.notation, result, tags: game.tags || {} });
+    const out = $("pgn-out");
+    out.hidden = false;
+    out.value = m.text;
+    const a = $("download");
+    a.hidden = false;
+    a.href = URL.createObjectURL(new Blob([m.text], { type: "application/x-chess-pgn" }));
+    a.download = "game.pgn";
+  } catch (e) {
+    status(`${t("error")}: ${e.message}`, true);
+  }
+});
