@@ -2,9 +2,10 @@
 //!
 //! `xiangqi serve` runs this crate: an HTTP server ([axum] on [tokio]) that serves one page, whose files are
 //! embedded in the binary from `xiangqi-web/assets/` ([`Assets`]), and one WebSocket at `/ws` that speaks the JSON
-//! protocol of `docs/serve-protocol.md` ([`protocol`]): the rules (legal moves, check, the rule judge's verdict,
-//! notation), searches through the engine handle ([`xiangqi_search::SearchEngine::go`], each on its own threads,
-//! so the server never blocks), game records (PGN in any notation and encoding, XQF), whole-game reviews
+//! protocol of `docs/serve-protocol.md` (the session in [`protocol`], the messages typed in [`message`], the
+//! answers made in [`render`]): the rules (legal moves, check, the rule judge's verdict, notation), searches
+//! through the engine handle ([`xiangqi_search::SearchEngine::go`], each on its own threads, so the server never
+//! blocks), game records (PGN in any notation and encoding, XQF), whole-game reviews
 //! ([`review`], what `xiangqi analyze` does) and the recorded tree of one search ([`xiangqi_search::record`]).
 //!
 //! Safety: the WebSocket refuses a handshake from a foreign `Origin` (403), every message is validated (an
@@ -26,7 +27,9 @@
 //! assert_eq!(answer["moves"][0]["chinese"], "车四进九");
 //! ```
 
+pub mod message;
 pub mod protocol;
+pub mod render;
 pub mod review;
 
 use axum::extract::ws::WebSocketUpgrade;

@@ -3,26 +3,30 @@
 //!
 //! Searches run on the engine's own threads ([`SearchEngine::go_with`], with a listener that forwards each report
 //! into a tokio channel); reviews and recorded trees run on tokio's blocking threads. The session's task only
-//! reads, answers and forwards, so it never blocks.
+//! reads, answers and forwards, so it never blocks. The messages are typed in [`crate::message`]; the answers are
+//! made from the engine's values in [`crate::render`].
 
+use crate::message::{
+    Answer, ExportArgs, GoArgs, Hello, LineArgs, LoadArgs, Pgn, Record, Request, Response, ReviewArgs, ReviewProgress,
+    Watch, WatchArgs,
+};
+use crate::render::{self, Counts};
 use crate::review::{self, ReviewStop};
 use crate::{App, Config, MAX_UPLOAD};
 use axum::extract::ws::{Message, WebSocket};
 use base64::Engine as _;
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use xiangqi_core::record::{read_record, write_pgn, GameRecord, Notation, ReadOptions, RecordMove};
-use xiangqi_core::rules::{JudgeOptions, Reason};
-use xiangqi_core::{Color, Game, GameResult, Move, PieceKind, Position, Replay, START_FEN};
-use xiangqi_search::record::{Edge, PruneReason, Recorder, State as NodeState};
+use xiangqi_core::rules::JudgeOptions;
+use xiangqi_core::{Color, Game, Move, Position, Replay};
+use xiangqi_search::record::Recorder;
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
 use xiangqi_search::{
-    Clock, Exit, GoMode, Info, Limits, Listener, NodeKind, RunSetup, Score, SearchEngine, SearchResult, Stopper,
-    VariantConfig,
+    Clock, GoMode, Info, Limits, Listener, RunSetup, SearchEngine, SearchResult, Stopper, VariantConfig,
 };
 
 /// The most moves a line may have.
@@ -109,92 +113,6 @@ pub async fn run(mut socket: WebSocket, app: Arc<App>) {
     session.stop_all();
 }
 
-/// The messages a client sends.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Request {
-    Hello {},
-    State(LineArgs),
-    Go(GoArgs),
-    Stop {},
-    LoadRecord(LoadArgs),
-    ExportPgn(ExportArgs),
-    Review(ReviewArgs),
-    Watch(WatchArgs),
-    Validate { fen: String },
-}
-
-fn start_fen() -> String {
-    START_FEN.to_owned()
-}
-
-/// A position: a start and UCI moves from it.
-#[derive(Deserialize)]
-struct LineArgs {
-    #[serde(default = "start_fen")]
-    fen: String,
-    #[serde(default)]
-    moves: Vec<String>,
-}
-
-#[derive(Deserialize)]
-struct ClockArgs {
-    red_ms: u64,
-    black_ms: u64,
-    #[serde(default)]
-    red_inc_ms: u64,
-    #[serde(default)]
-    black_inc_ms: u64,
-}
-
-#[derive(Deserialize)]
-struct GoArgs {
-    #[serde(flatten)]
-    line: LineArgs,
-    purpose: Option<String>,
-    movetime: Option<u64>,
-    nodes: Option<u64>,
-    depth: Option<u32>,
-    clock: Option<ClockArgs>,
-    #[serde(default)]
-    infinite: bool,
-    multipv: Option<u32>,
-}
-
-#[derive(Deserialize)]
-struct LoadArgs {
-    text: Option<String>,
-    base64: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ExportArgs {
-    #[serde(flatten)]
-    line: LineArgs,
-    #[serde(default)]
-    tags: BTreeMap<String, Value>,
-    notation: Option<String>,
-    result: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ReviewArgs {
-    #[serde(flatten)]
-    line: LineArgs,
-    movetime: Option<u64>,
-    depth: Option<u32>,
-}
-
-#[derive(Deserialize)]
-struct WatchArgs {
-    synthetic: Option<String>,
-    #[serde(flatten)]
-    line: LineArgs,
-    depth: Option<u32>,
-    variant: Option<String>,
-    max_nodes: Option<usize>,
-}
-
 /// What a search's listener forwards to the session's task.
 enum Event {
     Info(Info<Move>),
@@ -234,17 +152,13 @@ impl Session {
         (Session::new(Arc::new(App::new(config, 0)), tx), rx)
     }
 
-    fn send(&self, message: Value) {
-        let _ = self.out.send(message.to_string());
+    fn send(&self, id: Option<Value>, response: Response) {
+        let _ = self.out.send(Answer { id, response }.to_json());
     }
 
     /// Sends an `error` with `message` (and the id of the message it answers, when known).
     pub fn error(&self, id: Option<Value>, message: impl Into<String>) {
-        let mut m = json!({"type": "error", "message": message.into()});
-        if let Some(id) = id {
-            m["id"] = id;
-        }
-        self.send(m);
+        self.send(id, Response::error(message));
     }
 
     /// Handles one message from the client: answers it, or sends an `error` saying why it cannot.
@@ -268,29 +182,28 @@ impl Session {
 
     fn handle(&mut self, request: Request, id: Option<Value>) -> Result<(), String> {
         match request {
-            Request::Hello {} => self.send(with_id(
-                json!({
-                    "type": "hello",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "engine": self.app.config.eval.describe(),
-                    "max_searches": self.app.config.max_searches,
-                }),
+            Request::Hello {} => self.send(
                 id,
-            )),
+                Response::Hello(Hello {
+                    version: env!("CARGO_PKG_VERSION").to_owned(),
+                    engine: self.app.config.eval.describe(),
+                    max_searches: self.app.config.max_searches,
+                }),
+            ),
             Request::State(line) => {
                 let replay = replay(&line)?;
-                self.send(state_json(id, &replay));
+                self.send(id, Response::State(Box::new(render::state(&replay))));
             }
             Request::Validate { fen } => {
                 let start = Position::from_fen(&fen).map_err(|e| e.to_string())?;
                 let replay = Game::replay(&start, std::iter::empty::<Move>(), JudgeOptions::default())
                     .map_err(|e| e.to_string())?;
-                self.send(state_json(id, &replay));
+                self.send(id, Response::State(Box::new(render::state(&replay))));
             }
             Request::Go(args) => self.go(id, args)?,
             Request::Stop {} => self.stop(id)?,
-            Request::LoadRecord(args) => self.send(with_id(load_record(args)?, id)),
-            Request::ExportPgn(args) => self.send(with_id(export_pgn(args)?, id)),
+            Request::LoadRecord(args) => self.send(id, Response::Record(load_record(args)?)),
+            Request::ExportPgn(args) => self.send(id, Response::Pgn(export_pgn(args)?)),
             Request::Review(args) => self.review(id, args)?,
             Request::Watch(args) => self.watch(id, args)?,
         }
@@ -351,25 +264,22 @@ impl Session {
             while let Some(event) = rx.recv().await {
                 match event {
                     Event::Info(info) => {
-                        let _ = out.send(with_id(info_json(&pos, &info), id.clone()).to_string());
+                        let answer = Answer { id: id.clone(), response: Response::Info(render::info(&pos, &info)) };
+                        let _ = out.send(answer.to_json());
                     }
                     Event::Done(r) => {
                         lock(&searches).remove(&key);
                         drop(permit.take());
-                        let best = r.best_move.map(|m| notated(&pos, m));
-                        let score = r.best_move.map(|_| score_json(r.score));
-                        let (nodes, ms) = (r.stats.nodes(), r.stats.elapsed.as_millis() as u64);
-                        let m = json!({"type": "bestmove", "move": best, "score": score, "depth": r.depth,
-                                       "nodes": nodes, "time_ms": ms, "nps": r.stats.nps()});
-                        let _ = out.send(with_id(m, id.clone()).to_string());
+                        let answer =
+                            Answer { id: id.clone(), response: Response::Bestmove(render::bestmove(&pos, &r)) };
+                        let _ = out.send(answer.to_json());
                         done = true;
                         break;
                     }
                 }
             }
             if !done {
-                let m = json!({"type": "error", "message": "the search failed"});
-                let _ = out.send(with_id(m, id).to_string());
+                let _ = out.send(Answer { id, response: Response::error("the search failed") }.to_json());
             }
             lock(&searches).remove(&key);
             // The handle joins the search's threads, off the async threads; a failed search's slot is given back then.
@@ -435,18 +345,20 @@ impl Session {
         let key = self.register(id.clone(), StopHandle::Review(stop.clone()));
         let (out, searches, config) = (self.out.clone(), self.searches.clone(), self.app.config.clone());
         tokio::task::spawn_blocking(move || {
-            let send = |m: Value| {
-                let _ = out.send(with_id(m, id.clone()).to_string());
+            let send = |response: Response| {
+                let _ = out.send(Answer { id: id.clone(), response }.to_json());
             };
             let mut progress =
-                |done: usize, total: usize| send(json!({"type": "review_progress", "done": done, "total": total}));
+                |done: usize, total: usize| send(Response::ReviewProgress(ReviewProgress { done, total }));
             let r = review::evaluate(&start, &moves, &limits, config.hash_mb, config.eval, Some(&stop), &mut progress);
             lock(&searches).remove(&key);
             drop(permit);
             match r {
-                Ok(evals) if evals.len() == moves.len() + 1 => send(review_json(&start, &moves, &evals)),
-                Ok(_) => send(json!({"type": "error", "message": "the review was stopped"})),
-                Err(e) => send(json!({"type": "error", "message": e.to_string()})),
+                Ok(evals) if evals.len() == moves.len() + 1 => {
+                    send(Response::Review(render::review(&start, &moves, &evals)))
+                }
+                Ok(_) => send(Response::error("the review was stopped")),
+                Err(e) => send(Response::error(e.to_string())),
             }
         });
         Ok(())
@@ -485,11 +397,15 @@ impl Session {
                         &RunSetup::default(),
                         |_| {},
                     );
-                    let counts = (rec.searched_count(), rec.pruned_count(), result.stats.nodes());
+                    let counts = Counts {
+                        searched: rec.searched_count(),
+                        pruned: rec.pruned_count(),
+                        nodes: result.stats.nodes(),
+                    };
                     rec.fill_pruned(&tree, &mut TreeEval, max_nodes);
                     let best = result.best_move.map(|c| format!("#{}", c.0));
-                    let m = watch_json(&spec, &rec, counts, max_nodes, |c: &Child| format!("#{}", c.0));
-                    extend(m, json!({"synthetic": text, "depth": depth, "value": result.score, "best": best}))
+                    let w = render::watch(&spec, &rec, counts, max_nodes, |c: &Child| format!("#{}", c.0));
+                    Watch { synthetic: Some(text), depth, value: result.score, best, ..w }
                 }
                 Input::Real(pos, depth) => {
                     let eval = xiangqi_eval::EngineEval::new(&pos);
@@ -500,14 +416,18 @@ impl Session {
                         &RunSetup::default(),
                         |_| {},
                     );
-                    let counts = (rec.searched_count(), rec.pruned_count(), result.stats.nodes());
+                    let counts = Counts {
+                        searched: rec.searched_count(),
+                        pruned: rec.pruned_count(),
+                        nodes: result.stats.nodes(),
+                    };
                     let best = result.best_move.map(|m| m.to_string());
-                    let m = watch_json(&spec, &rec, counts, max_nodes, Move::to_string);
-                    extend(m, json!({"fen": pos.fen(), "depth": depth, "value": result.score, "best": best}))
+                    let w = render::watch(&spec, &rec, counts, max_nodes, Move::to_string);
+                    Watch { fen: Some(pos.fen()), depth, value: result.score, best, ..w }
                 }
             };
             drop(permit);
-            let _ = out.send(with_id(answer, id).to_string());
+            let _ = out.send(Answer { id, response: Response::Watch(Box::new(answer)) }.to_json());
         });
         Ok(())
     }
@@ -547,22 +467,6 @@ fn go_limits(args: &GoArgs, turn: Color) -> Result<Limits, String> {
     Ok(limits)
 }
 
-/// `message` with `"id": id` when there is one.
-fn with_id(mut message: Value, id: Option<Value>) -> Value {
-    if let Some(id) = id {
-        message["id"] = id;
-    }
-    message
-}
-
-/// `a` with the fields of `b` added.
-fn extend(mut a: Value, b: Value) -> Value {
-    if let (Some(a), Value::Object(b)) = (a.as_object_mut(), b) {
-        a.extend(b);
-    }
-    a
-}
-
 /// The game of a line, judged by the rules; a bad FEN or an illegal move is an error saying which.
 fn replay(line: &LineArgs) -> Result<Replay, String> {
     let start = Position::from_fen(&line.fen).map_err(|e| format!("fen: {e}"))?;
@@ -573,149 +477,8 @@ fn replay(line: &LineArgs) -> Result<Replay, String> {
         .map_err(|e| format!("moves: {e}"))
 }
 
-/// A move in every notation, in `pos` (where it is legal).
-fn notated(pos: &Position, m: Move) -> Value {
-    json!({
-        "uci": m.to_string(),
-        "iccs": pos.move_text(m, Notation::Iccs),
-        "wxf": pos.move_text(m, Notation::Wxf),
-        "chinese": pos.move_text(m, Notation::Chinese),
-    })
-}
-
-/// The moves of `line` from `pos`, notated, stopping at one that is not legal.
-fn notated_line(pos: &Position, line: &[Move]) -> Vec<Value> {
-    let mut pos = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        if !pos.is_legal(m) {
-            break;
-        }
-        out.push(notated(&pos, m));
-        pos.make_move(m);
-    }
-    out
-}
-
-/// A score for the side to move: `{"cp": n}` or `{"mate": n}` (moves, negative when mated).
-fn score_json(score: Score) -> Value {
-    match xiangqi_search::mate_moves(score) {
-        Some(moves) => json!({"mate": moves}),
-        None => json!({"cp": score}),
-    }
-}
-
-fn kind_name(kind: PieceKind) -> &'static str {
-    match kind {
-        PieceKind::King => "king",
-        PieceKind::Advisor => "advisor",
-        PieceKind::Elephant => "elephant",
-        PieceKind::Horse => "horse",
-        PieceKind::Chariot => "chariot",
-        PieceKind::Cannon => "cannon",
-        PieceKind::Soldier => "soldier",
-    }
-}
-
-fn rule_name(reason: Reason) -> &'static str {
-    match reason {
-        Reason::Checkmate => "checkmate",
-        Reason::Stalemate => "stalemate",
-        Reason::PerpetualCheck => "perpetual check",
-        Reason::PerpetualChase => "perpetual chase",
-        Reason::Repetition => "repetition",
-        Reason::MoveLimit => "60-move rule",
-        Reason::InsufficientMaterial => "insufficient material",
-    }
-}
-
-/// The result of a finished game, with a sentence naming what decided it (the chased piece of a perpetual chase).
-fn result_json(r: &GameResult, pos: &Position) -> Value {
-    let loser = r.winner.map(|w| !w);
-    let cycle = r.ruling.cycle;
-    let detail = match (r.reason, loser) {
-        (Reason::Checkmate, Some(l)) => format!("{l} is checkmated"),
-        (Reason::Stalemate, Some(l)) => format!("{l} has no legal move (stalemate loses)"),
-        (Reason::PerpetualCheck, Some(l)) => format!("{l} checked perpetually"),
-        (Reason::PerpetualChase, Some(l)) => {
-            let chased: Vec<String> = cycle
-                .map(|c| {
-                    c.chased[l.index()]
-                        .into_iter()
-                        .map(|sq| match pos.piece_at(sq) {
-                            Some(p) => format!("the {} {} on {sq}", p.color, kind_name(p.kind)),
-                            None => format!("the piece on {sq}"),
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            format!("perpetual chase of {} by {l}", chased.join(" and "))
-        }
-        (Reason::Repetition, _) => "the position occurred for the third time, neither side to blame".to_owned(),
-        (Reason::MoveLimit, _) => "120 plies without a capture (the 60-move rule)".to_owned(),
-        (Reason::InsufficientMaterial, _) => "neither side has the material to mate".to_owned(),
-        (reason, None) => format!("draw by {reason}"),
-    };
-    json!({
-        "winner": r.winner.map(|c| c.to_string()),
-        "rule": rule_name(r.reason),
-        "detail": detail,
-    })
-}
-
-/// The `state` answer for a replayed line.
-fn state_json(id: Option<Value>, replay: &Replay) -> Value {
-    let game = &replay.game;
-    let pos = game.position();
-    let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    if game.result().is_none() {
-        for m in pos.legal_moves() {
-            legal.entry(m.from().to_string()).or_default().push(m.to().to_string());
-        }
-    }
-    let check = pos.in_check().then(|| pos.king(pos.turn()).to_string());
-    let m = json!({
-        "type": "state",
-        "fen": pos.fen(),
-        "turn": pos.turn().to_string(),
-        "legal": legal,
-        "moves": notated_line(game.start(), game.moves()),
-        "check": check,
-        "last": game.moves().last().map(Move::to_string),
-        "result": game.result().map(|r| result_json(&r, pos)),
-        "unplayed": replay.unplayed,
-    });
-    with_id(m, id)
-}
-
-/// An `info` report.
-fn info_json(pos: &Position, info: &Info<Move>) -> Value {
-    let r = &info.result;
-    let ms = info.elapsed.as_millis() as u64;
-    let nps = info.nodes.saturating_mul(1000).checked_div(ms).unwrap_or(0);
-    let lines: Vec<Value> = if r.lines.is_empty() {
-        vec![json!({"multipv": 1, "score": score_json(r.score), "pv": notated_line(pos, &r.pv)})]
-    } else {
-        r.lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| json!({"multipv": i + 1, "score": score_json(l.score), "pv": notated_line(pos, &l.pv)}))
-            .collect()
-    };
-    json!({
-        "type": "info",
-        "depth": r.depth,
-        "seldepth": r.stats.seldepth,
-        "nodes": info.nodes,
-        "nps": nps,
-        "time_ms": ms,
-        "hashfull": info.hashfull,
-        "lines": lines,
-    })
-}
-
 /// Reads an upload: PGN text, or a file's bytes in base64 (PGN in any encoding, or XQF).
-fn load_record(args: LoadArgs) -> Result<Value, String> {
+fn load_record(args: LoadArgs) -> Result<Record, String> {
     let too_big = |n: usize| format!("the record is too large: {n} bytes, at most {MAX_UPLOAD} (1 MB)");
     let bytes = match (args.text, args.base64) {
         (Some(text), None) => {
@@ -740,34 +503,15 @@ fn load_record(args: LoadArgs) -> Result<Value, String> {
         (None, None) => return Err("load_record needs text (PGN) or base64 (the file's bytes)".to_owned()),
     };
     let file = read_record(&bytes, &ReadOptions::default()).map_err(|e| format!("the record cannot be read: {e}"))?;
-    let mut notation = None;
-    let mut games = Vec::new();
-    for game in &file.games {
-        games.push(match game {
-            Ok(g) => {
-                notation = notation.or(g.notation);
-                let tags: Map<String, Value> =
-                    g.tags.iter().map(|(n, v)| (n.clone(), Value::from(v.as_str()))).collect();
-                json!({
-                    "tags": tags,
-                    "fen": g.start.fen(),
-                    "moves": g.moves.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>(),
-                    "result": g.result,
-                })
-            }
-            Err(e) => json!({"error": e.to_string()}),
-        });
-    }
     if !file.games.iter().any(Result::is_ok) {
         let first = file.games.iter().find_map(|g| g.as_ref().err()).map(ToString::to_string).unwrap_or_default();
         return Err(format!("no game of the record can be read: {first}"));
     }
-    let notation = notation.map(|n| n.name().to_ascii_lowercase());
-    Ok(json!({"type": "record", "format": file.format.to_string(), "notation": notation, "games": games}))
+    Ok(render::record(&file))
 }
 
 /// Writes a line as PGN.
-fn export_pgn(args: ExportArgs) -> Result<Value, String> {
+fn export_pgn(args: ExportArgs) -> Result<Pgn, String> {
     let replay = replay(&args.line)?;
     let notation: Notation = args.notation.as_deref().unwrap_or("chinese").parse()?;
     let mut record = GameRecord::new(replay.game.start().clone());
@@ -791,121 +535,13 @@ fn export_pgn(args: ExportArgs) -> Result<Value, String> {
         record.set_tag("Result", &result);
         record.result = Some(result);
     }
-    Ok(json!({"type": "pgn", "text": write_pgn(std::slice::from_ref(&record), notation)}))
-}
-
-/// The `review` answer.
-fn review_json(start: &Position, moves: &[Move], evals: &[review::PositionEval]) -> Value {
-    let losses = review::losses(moves, evals);
-    let mut pos = start.clone();
-    let mut rows = Vec::with_capacity(moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        rows.push(json!({
-            "ply": i + 1,
-            "loss": losses[i],
-            "mark": review::mark(losses[i]),
-            "best": evals[i].best.map(|b| notated(&pos, b)),
-        }));
-        pos.make_move(mv);
-    }
-    let mut pos = start.clone();
-    let mut scores = Vec::with_capacity(evals.len());
-    for (i, e) in evals.iter().enumerate() {
-        let red = if pos.turn() == Color::Red { e.score } else { -e.score };
-        scores.push(score_json(red));
-        if let Some(&mv) = moves.get(i) {
-            pos.make_move(mv);
-        }
-    }
-    let capped: Vec<i32> = evals.iter().map(|e| e.red).collect();
-    json!({"type": "review", "evals": scores, "capped": capped, "moves": rows})
-}
-
-fn kind_text(kind: NodeKind) -> &'static str {
-    match kind {
-        NodeKind::Root => "root",
-        NodeKind::Main => "main",
-        NodeKind::ZeroWindow => "zero-window",
-        NodeKind::Research => "re-search",
-        NodeKind::Reduced => "reduced",
-        NodeKind::Null => "null",
-        NodeKind::Quiescence => "quiescence",
-    }
-}
-
-fn exit_text(exit: Exit) -> &'static str {
-    match exit {
-        Exit::Value => "value",
-        Exit::BetaCutoff => "beta-cutoff",
-        Exit::NullCutoff => "null-cutoff",
-        Exit::StandPat => "stand-pat",
-        Exit::TableHit => "table-hit",
-        Exit::Rule => "rule",
-        Exit::Pruned => "pruned",
-        Exit::NoMoves => "no-moves",
-    }
-}
-
-/// The `watch` answer: the recorded tree (its first `max_nodes` nodes) and the search's counts.
-fn watch_json<M: Copy>(
-    spec: &VariantConfig,
-    rec: &Recorder<M>,
-    (searched, pruned, nodes): (usize, usize, u64),
-    max_nodes: usize,
-    label: impl Fn(&M) -> String,
-) -> Value {
-    let cut = rec.cut(max_nodes);
-    let mut list = Vec::with_capacity(cut.len());
-    let mut order = Vec::with_capacity(cut.len());
-    for (i, n) in cut.nodes().iter().enumerate() {
-        let mv = match &n.edge {
-            Edge::Root => Value::Null,
-            Edge::Move(m) => Value::from(label(m)),
-            Edge::Null => Value::from("null"),
-            Edge::Again => Value::from("again"),
-        };
-        let mut node = json!({"id": i, "parent": n.parent, "ply": n.ply, "move": mv, "omitted": n.omitted});
-        match &n.state {
-            NodeState::Searched(v) => {
-                order.push(i);
-                node = extend(
-                    node,
-                    json!({
-                        "pruned": false, "depth": v.depth, "alpha": v.alpha, "beta": v.beta, "value": v.value,
-                        "kind": kind_text(v.kind), "exit": v.exit.map(exit_text),
-                    }),
-                );
-            }
-            NodeState::Pruned(why) => {
-                let reason = match why {
-                    PruneReason::Cutoff => "cutoff",
-                    PruneReason::Futility => "futility",
-                    PruneReason::Beneath => "beneath",
-                };
-                if *why != PruneReason::Beneath {
-                    order.push(i);
-                }
-                node = extend(node, json!({"pruned": true, "reason": reason, "static": n.static_value}));
-            }
-        }
-        list.push(node);
-    }
-    json!({
-        "type": "watch",
-        "variant": spec.to_string(),
-        "nodes": list,
-        "order": order,
-        "searched": searched,
-        "pruned": pruned,
-        "search_nodes": nodes,
-        "total": rec.total(),
-        "sent": cut.len(),
-    })
+    Ok(Pgn { text: write_pgn(std::slice::from_ref(&record), notation) })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_clock_and_a_movetime_keep_the_smaller_hard_limit() {

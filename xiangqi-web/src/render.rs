@@ -1,0 +1,318 @@
+//! The server's answers made from the engine's values: positions, moves in every notation, scores, search reports,
+//! game records, reviews and recorded trees, as the [`crate::message`] types. Nothing here keeps state or runs a
+//! search; the session ([`crate::protocol`]) calls these with what the rules and the search returned.
+//!
+//! ```
+//! use xiangqi_core::Position;
+//! use xiangqi_web::render;
+//!
+//! let pos = Position::startpos();
+//! let m = pos.parse_move("h2e2").unwrap();
+//! assert_eq!(render::notated(&pos, m).chinese, "炮二平五");
+//! ```
+
+use crate::message::{
+    Bestmove, GameEnd, Info, Notated, PvLine, Record, RecordGame, Review, ReviewMove, ScoreValue, State, Watch,
+    WatchNode, WatchState,
+};
+use crate::review::{self, PositionEval};
+use std::collections::BTreeMap;
+use xiangqi_core::record::{Notation, RecordFile};
+use xiangqi_core::rules::Reason;
+use xiangqi_core::{Color, GameResult, Move, PieceKind, Position, Replay};
+use xiangqi_search::record::{Edge, PruneReason, Recorder, State as NodeState};
+use xiangqi_search::{Exit, NodeKind, Score, SearchResult, VariantConfig};
+
+/// A move in every notation, in `pos` (where it is legal).
+pub fn notated(pos: &Position, m: Move) -> Notated {
+    Notated {
+        uci: m.to_string(),
+        iccs: pos.move_text(m, Notation::Iccs),
+        wxf: pos.move_text(m, Notation::Wxf),
+        chinese: pos.move_text(m, Notation::Chinese),
+    }
+}
+
+/// The moves of `line` from `pos`, notated, stopping at one that is not legal.
+pub fn notated_line(pos: &Position, line: &[Move]) -> Vec<Notated> {
+    let mut pos = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        if !pos.is_legal(m) {
+            break;
+        }
+        out.push(notated(&pos, m));
+        pos.make_move(m);
+    }
+    out
+}
+
+/// A score for the side to move: centipawns, or mate in moves (negative when mated).
+pub fn score(score: Score) -> ScoreValue {
+    match xiangqi_search::mate_moves(score) {
+        Some(moves) => ScoreValue::Mate(moves),
+        None => ScoreValue::Cp(score),
+    }
+}
+
+fn kind_name(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::King => "king",
+        PieceKind::Advisor => "advisor",
+        PieceKind::Elephant => "elephant",
+        PieceKind::Horse => "horse",
+        PieceKind::Chariot => "chariot",
+        PieceKind::Cannon => "cannon",
+        PieceKind::Soldier => "soldier",
+    }
+}
+
+fn rule_name(reason: Reason) -> &'static str {
+    match reason {
+        Reason::Checkmate => "checkmate",
+        Reason::Stalemate => "stalemate",
+        Reason::PerpetualCheck => "perpetual check",
+        Reason::PerpetualChase => "perpetual chase",
+        Reason::Repetition => "repetition",
+        Reason::MoveLimit => "60-move rule",
+        Reason::InsufficientMaterial => "insufficient material",
+    }
+}
+
+/// The result of a finished game, with a sentence naming what decided it (the chased piece of a perpetual chase).
+pub fn game_end(r: &GameResult, pos: &Position) -> GameEnd {
+    let loser = r.winner.map(|w| !w);
+    let cycle = r.ruling.cycle;
+    let detail = match (r.reason, loser) {
+        (Reason::Checkmate, Some(l)) => format!("{l} is checkmated"),
+        (Reason::Stalemate, Some(l)) => format!("{l} has no legal move (stalemate loses)"),
+        (Reason::PerpetualCheck, Some(l)) => format!("{l} checked perpetually"),
+        (Reason::PerpetualChase, Some(l)) => {
+            let chased: Vec<String> = cycle
+                .map(|c| {
+                    c.chased[l.index()]
+                        .into_iter()
+                        .map(|sq| match pos.piece_at(sq) {
+                            Some(p) => format!("the {} {} on {sq}", p.color, kind_name(p.kind)),
+                            None => format!("the piece on {sq}"),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!("perpetual chase of {} by {l}", chased.join(" and "))
+        }
+        (Reason::Repetition, _) => "the position occurred for the third time, neither side to blame".to_owned(),
+        (Reason::MoveLimit, _) => "120 plies without a capture (the 60-move rule)".to_owned(),
+        (Reason::InsufficientMaterial, _) => "neither side has the material to mate".to_owned(),
+        (reason, None) => format!("draw by {reason}"),
+    };
+    GameEnd { winner: r.winner.map(|c| c.to_string()), rule: rule_name(r.reason).to_owned(), detail }
+}
+
+/// The `state` answer for a replayed line.
+pub fn state(replay: &Replay) -> State {
+    let game = &replay.game;
+    let pos = game.position();
+    let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if game.result().is_none() {
+        for m in pos.legal_moves() {
+            legal.entry(m.from().to_string()).or_default().push(m.to().to_string());
+        }
+    }
+    State {
+        fen: pos.fen(),
+        turn: pos.turn().to_string(),
+        legal,
+        moves: notated_line(game.start(), game.moves()),
+        check: pos.in_check().then(|| pos.king(pos.turn()).to_string()),
+        last: game.moves().last().map(Move::to_string),
+        result: game.result().map(|r| game_end(&r, pos)),
+        unplayed: replay.unplayed,
+    }
+}
+
+/// An `info` report of a search of `pos`.
+pub fn info(pos: &Position, info: &xiangqi_search::Info<Move>) -> Info {
+    let r = &info.result;
+    let ms = info.elapsed.as_millis() as u64;
+    let nps = info.nodes.saturating_mul(1000).checked_div(ms).unwrap_or(0);
+    let lines = if r.lines.is_empty() {
+        vec![PvLine { multipv: 1, score: score(r.score), pv: notated_line(pos, &r.pv) }]
+    } else {
+        r.lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| PvLine { multipv: i + 1, score: score(l.score), pv: notated_line(pos, &l.pv) })
+            .collect()
+    };
+    Info {
+        depth: r.depth,
+        seldepth: r.stats.seldepth,
+        nodes: info.nodes,
+        nps,
+        time_ms: ms,
+        hashfull: info.hashfull,
+        lines,
+    }
+}
+
+/// The `bestmove` of a finished search of `pos`.
+pub fn bestmove(pos: &Position, r: &SearchResult<Move>) -> Bestmove {
+    Bestmove {
+        best: r.best_move.map(|m| notated(pos, m)),
+        score: r.best_move.map(|_| score(r.score)),
+        depth: r.depth,
+        nodes: r.stats.nodes(),
+        time_ms: r.stats.elapsed.as_millis() as u64,
+        nps: r.stats.nps(),
+    }
+}
+
+/// The `record` answer for a file read (at least one of whose games is readable).
+pub fn record(file: &RecordFile) -> Record {
+    let mut notation = None;
+    let mut games = Vec::new();
+    for game in &file.games {
+        games.push(match game {
+            Ok(g) => {
+                notation = notation.or(g.notation);
+                RecordGame::Game {
+                    tags: g.tags.iter().map(|(n, v)| (n.clone(), v.clone())).collect(),
+                    fen: g.start.fen(),
+                    moves: g.moves.iter().map(|m| m.mv.to_string()).collect(),
+                    result: g.result.clone(),
+                }
+            }
+            Err(e) => RecordGame::Error { error: e.to_string() },
+        });
+    }
+    let notation = notation.map(|n| n.name().to_ascii_lowercase());
+    Record { format: file.format.to_string(), notation, games }
+}
+
+/// The `review` answer for the evaluations of every position of a game.
+pub fn review(start: &Position, moves: &[Move], evals: &[PositionEval]) -> Review {
+    let losses = review::losses(moves, evals);
+    let mut pos = start.clone();
+    let mut rows = Vec::with_capacity(moves.len());
+    for (i, &mv) in moves.iter().enumerate() {
+        rows.push(ReviewMove {
+            ply: i + 1,
+            loss: losses[i],
+            mark: review::mark(losses[i]).map(str::to_owned),
+            best: evals[i].best.map(|b| notated(&pos, b)),
+        });
+        pos.make_move(mv);
+    }
+    let mut pos = start.clone();
+    let mut scores = Vec::with_capacity(evals.len());
+    for (i, e) in evals.iter().enumerate() {
+        let red = if pos.turn() == Color::Red { e.score } else { -e.score };
+        scores.push(score(red));
+        if let Some(&mv) = moves.get(i) {
+            pos.make_move(mv);
+        }
+    }
+    Review { evals: scores, capped: evals.iter().map(|e| e.red).collect(), moves: rows }
+}
+
+/// A node kind's name in the protocol.
+pub fn kind_text(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Root => "root",
+        NodeKind::Main => "main",
+        NodeKind::ZeroWindow => "zero-window",
+        NodeKind::Research => "re-search",
+        NodeKind::Reduced => "reduced",
+        NodeKind::Null => "null",
+        NodeKind::Quiescence => "quiescence",
+    }
+}
+
+/// A node exit's name in the protocol.
+pub fn exit_text(exit: Exit) -> &'static str {
+    match exit {
+        Exit::Value => "value",
+        Exit::BetaCutoff => "beta-cutoff",
+        Exit::NullCutoff => "null-cutoff",
+        Exit::StandPat => "stand-pat",
+        Exit::TableHit => "table-hit",
+        Exit::Rule => "rule",
+        Exit::Pruned => "pruned",
+        Exit::NoMoves => "no-moves",
+    }
+}
+
+/// What a search recorded, as the `watch` answer sends it.
+#[derive(Debug, Clone, Copy)]
+pub struct Counts {
+    /// Nodes the search entered.
+    pub searched: usize,
+    /// Moves it cut off.
+    pub pruned: usize,
+    /// The search's own node count.
+    pub nodes: u64,
+}
+
+/// The `watch` answer: the recorded tree (its first `max_nodes` nodes) and the search's counts; the root's value,
+/// best move, depth and what was searched (`synthetic` or `fen`) are filled in by the caller.
+pub fn watch<M: Copy>(
+    spec: &VariantConfig,
+    rec: &Recorder<M>,
+    counts: Counts,
+    max_nodes: usize,
+    label: impl Fn(&M) -> String,
+) -> Watch {
+    let cut = rec.cut(max_nodes);
+    let mut list = Vec::with_capacity(cut.len());
+    let mut order = Vec::with_capacity(cut.len());
+    for (i, n) in cut.nodes().iter().enumerate() {
+        let edge = match &n.edge {
+            Edge::Root => None,
+            Edge::Move(m) => Some(label(m)),
+            Edge::Null => Some("null".to_owned()),
+            Edge::Again => Some("again".to_owned()),
+        };
+        let state = match &n.state {
+            NodeState::Searched(v) => {
+                order.push(i);
+                WatchState::Searched {
+                    pruned: false,
+                    depth: v.depth,
+                    alpha: v.alpha,
+                    beta: v.beta,
+                    value: v.value,
+                    kind: kind_text(v.kind).to_owned(),
+                    exit: v.exit.map(|e| exit_text(e).to_owned()),
+                }
+            }
+            NodeState::Pruned(why) => {
+                let reason = match why {
+                    PruneReason::Cutoff => "cutoff",
+                    PruneReason::Futility => "futility",
+                    PruneReason::Beneath => "beneath",
+                };
+                if *why != PruneReason::Beneath {
+                    order.push(i);
+                }
+                WatchState::Pruned { pruned: true, reason: reason.to_owned(), static_value: n.static_value }
+            }
+        };
+        list.push(WatchNode { id: i, parent: n.parent, ply: n.ply, edge, omitted: n.omitted, state });
+    }
+    Watch {
+        variant: spec.to_string(),
+        depth: 0,
+        value: 0,
+        best: None,
+        synthetic: None,
+        fen: None,
+        nodes: list,
+        order,
+        searched: counts.searched,
+        pruned: counts.pruned,
+        search_nodes: counts.nodes,
+        total: rec.total(),
+        sent: cut.len(),
+    }
+}
