@@ -59,3 +59,13 @@
 
 pub mod tactics;
 pub mod uci;
+
+/// The Rust examples of the book, run as doc tests so that they compile and run against the workspace
+/// (`tests/book_examples.rs` checks that every page with a Rust example is listed here).
+#[cfg(doctest)]
+mod book_examples {
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../book/src/library.md")]
+    struct Library;
+}

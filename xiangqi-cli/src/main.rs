@@ -1,5 +1,5 @@
-//! The `xiangqi` command: perft, moves, eval, game, convert, analyze, search, compare, tree, tactics, bench, match,
-//! ablate, datagen, tune, serve, uci and show.
+//! The `xiangqi` command: perft, moves, show, eval, game, convert, analyze, search, compare, tree, tactics, bench,
+//! datagen, match, merge, ablate, tune, serve and uci.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{BufRead, IsTerminal, Write};
@@ -18,6 +18,9 @@ mod evalopt;
 mod game;
 mod matches;
 mod records;
+// The book's command-line reference and the man page, generated from `Cli` by a test.
+#[cfg(test)]
+mod reference;
 mod search;
 mod serve;
 mod shard;

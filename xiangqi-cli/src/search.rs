@@ -133,6 +133,13 @@ fn lines_json(r: &SearchResult<Move>) -> serde_json::Value {
     lines.into()
 }
 
+/// The limits of a search of `spec` to `depth`, the same in `search` and `compare`: one fixed-depth pass, except
+/// that the engine deepens iteratively even to a fixed depth (each iteration fills the table and the ordering
+/// memory for the next), so that `xiangqi search --depth N` and `xiangqi compare --depth N` visit the same nodes.
+fn depth_limits(spec: &VariantConfig, depth: u32) -> Limits {
+    Limits { depth: Some(depth), iterative: spec.is_engine(), ..Limits::default() }
+}
+
 /// Runs `spec` on `pos` on `engine` as a fresh engine would (a cleared table and ordering memory).
 pub fn run_search(
     engine: &mut SearchEngine<EvalChoice>,
@@ -160,9 +167,7 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         depth: if args.nodes.is_none() && args.movetime.is_none() { Some(args.depth.unwrap_or(4)) } else { None },
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
-        // The engine deepens iteratively even to a fixed depth: each iteration fills the table for the next.
-        iterative: spec.is_engine(),
-        ..Limits::default()
+        ..depth_limits(&spec, 0)
     };
     let mut engine = SearchEngine::new(choice)?;
     engine.set_variant(spec);
@@ -250,8 +255,9 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             return Err(UsageError::value("plot", &path.display().to_string(), why).into());
         }
     }
-    let limits = Limits::depth(args.depth);
-    let mut engine = SearchEngine::new(args.eval.choice()?)?;
+    let choice = args.eval.choice()?;
+    let eval_text = choice.describe();
+    let mut engine = SearchEngine::new(choice)?;
     let eval = &mut engine;
     // With --plot, every depth up to --depth: (depth, nodes) per variant, the last search being the table's.
     let mut curves: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
@@ -261,14 +267,15 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             if args.plot.is_some() {
                 let mut points = Vec::new();
                 for d in 1..args.depth {
-                    points.push((d, run_search(eval, &s, &pos, &Limits::depth(d)).stats.nodes()));
+                    points.push((d, run_search(eval, &s, &pos, &depth_limits(&s, d)).stats.nodes()));
                 }
-                let r = run_search(eval, &s, &pos, &limits);
+                let r = run_search(eval, &s, &pos, &depth_limits(&s, args.depth));
                 points.push((args.depth, r.stats.nodes()));
                 curves.push((n.clone(), points));
                 (n, s, r)
             } else {
-                (n, s, run_search(eval, &s, &pos, &limits))
+                let r = run_search(eval, &s, &pos, &depth_limits(&s, args.depth));
+                (n, s, r)
             }
         })
         .collect();
@@ -295,8 +302,15 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
                 })
             })
             .collect();
-        writeln!(out, "{}", json!({ "fen": pos.fen(), "depth": args.depth, "variants": rows }))?;
+        writeln!(out, "{}", json!({ "fen": pos.fen(), "depth": args.depth, "eval": eval_text, "variants": rows }))?;
         return Ok(());
+    }
+    writeln!(out, "evaluator: {eval_text}")?;
+    if results.iter().any(|(_, s, _)| s.is_engine()) {
+        writeln!(
+            out,
+            "(the engine deepens iteratively to --depth, as `xiangqi search` does; the others search it once)"
+        )?;
     }
     writeln!(
         out,

@@ -32,8 +32,11 @@ pub const PRESETS: &[(&str, &str)] = &[
 /// A variant string that names nothing we have, or asks for something contradictory.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {
-    /// A part that is not known.
-    #[error("unknown variant part {part:?}; {}", available())]
+    /// A part that is not known: the message names the closest part, if one is close, and `xiangqi search --list`.
+    #[error(
+        "unknown variant part {part:?}{}; `xiangqi search --list` lists the presets and parts",
+        did_you_mean(part)
+    )]
     Unknown {
         /// The part.
         part: String,
@@ -155,6 +158,49 @@ pub fn available() -> String {
     )
 }
 
+/// ` (did you mean "X"?)` for the known part or preset closest to `part` by edit distance, if one is close (at most
+/// a third of its letters, and at least one, changed); empty otherwise.
+fn did_you_mean(part: &str) -> String {
+    let lower = part.to_ascii_lowercase();
+    let mut names: Vec<String> = PRESETS.iter().map(|(n, _)| (*n).to_owned()).collect();
+    names.extend(FormKind::ALL.iter().map(|f| f.name().to_owned()));
+    names.push("engine".to_owned());
+    for t in TECHNIQUES {
+        names.push(t.name.to_owned());
+        if t.in_engine {
+            names.push(format!("no-{}", t.name));
+        }
+    }
+    let closest = names.iter().map(|n| (edit_distance(&lower, n), n)).min_by_key(|&(d, _)| d);
+    match closest {
+        Some((d, name)) if d <= (lower.chars().count() / 3).max(1) => format!(" (did you mean {name:?}?)"),
+        _ => String::new(),
+    }
+}
+
+/// The edit distance between two short strings: insertions, deletions, substitutions and transpositions of
+/// adjacent characters (`lrm` is one edit from `lmr`), each counting one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 /// The form a part names, if it names one.
 fn form_named(lower: &str) -> Option<FormKind> {
     Some(match lower {
@@ -184,7 +230,7 @@ fn form_named(lower: &str) -> Option<FormKind> {
 /// assert!(err.contains("negamax-ab+pvs is the same algorithm"));
 /// let err = "minimax+pvs".parse::<VariantConfig>().unwrap_err().to_string();
 /// assert!(err.contains("needs alpha-beta"));
-/// assert!("bogus".parse::<VariantConfig>().unwrap_err().to_string().contains("available"));
+/// assert!("bogus".parse::<VariantConfig>().unwrap_err().to_string().contains("xiangqi search --list"));
 /// assert!("negamax-ab+no-tt".parse::<VariantConfig>().unwrap_err().to_string().contains("needs the engine part"));
 /// ```
 impl FromStr for VariantConfig {
@@ -457,6 +503,16 @@ mod tests {
         assert!(matches!("negamax+nmp".parse::<VariantConfig>(), Err(VariantError::NeedsWindow { .. })));
         assert!(matches!("alphabeta+engine".parse::<VariantConfig>(), Err(VariantError::EngineForm(_))));
         assert!(matches!("no-bogus".parse::<VariantConfig>(), Err(VariantError::Unknown { .. })));
+        // An unknown part is answered in one short line: the closest part, and where the list is.
+        let err = "engine+lrm".parse::<VariantConfig>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown variant part \"lrm\" (did you mean \"lmr\"?); `xiangqi search --list` lists the presets and parts"
+        );
+        let err = "engine+no-singulr".parse::<VariantConfig>().unwrap_err().to_string();
+        assert!(err.contains("did you mean \"no-singular\"?"), "{err}");
+        let err = "qwertyuiop".parse::<VariantConfig>().unwrap_err().to_string();
+        assert!(!err.contains("did you mean") && err.contains("xiangqi search --list") && err.len() < 120, "{err}");
         // Never rewritten quietly into negamax-ab.
         for v in ["alphabeta+pvs", "alphabeta+nmp", "ab+pvs+qs"] {
             assert!(matches!(v.parse::<VariantConfig>(), Err(VariantError::TwoSided { .. })), "{v}");
