@@ -180,15 +180,31 @@ impl Engine {
         };
         let pos: Position = board.pos().clone();
         drop(board);
-        let r = py.detach(|| {
+        let (r, interrupted) = py.detach(|| {
             let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
             engine.set_multipv(multipv);
             let handle = engine.go(&pos, limits, GoMode { infinite, ponder: false });
             *self.running.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle.stopper());
+            // Ctrl-C (a notebook's interrupt) stops the search: the signal is checked at growing intervals, from
+            // 0.1 ms (a short search returns at once) to 20 ms.
+            let mut interrupted = None;
+            let mut pause = Duration::from_micros(100);
+            while !handle.is_finished() {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    handle.stop();
+                    interrupted = Some(e);
+                    break;
+                }
+            }
             let r = handle.wait();
             *self.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
-            r
+            (r, interrupted)
         });
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
         Ok(SearchResult::new(&r))
     }
 

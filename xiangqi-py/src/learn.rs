@@ -5,11 +5,12 @@
 use crate::board::{value_error, Board, Move};
 use crate::index::MoveIndex;
 use crate::planes::{self, encode_into, PLANES};
-use numpy::ndarray::{Array1, Array2, Array4};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray4, PyReadonlyArray1};
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
+use rayon::prelude::*;
 use xiangqi_core::rules::JudgeOptions;
 use xiangqi_core::{Color, Game, Position, Square, Validation};
 
@@ -118,27 +119,62 @@ fn positions(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
 /// advisors, elephants, horses, chariots, cannons, soldiers; 7-13 the other side's; 14 ones when Red is to move.
 /// Rank 0 (Red's back rank) is row 0. The first side is Red, or with `relative` the side to move, whose board is
 /// then flipped so that it plays up the board. `boards`: a `Boards` batch, a `Board`, or a sequence of `Board`.
+/// `out`: a C-contiguous `uint8` array of that shape to write into (and return) instead of a new one, which spares
+/// the allocation and its page faults in a training loop.
 #[pyfunction]
-#[pyo3(signature = (boards, *, relative = false))]
-pub fn encode<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>, relative: bool) -> PyResult<Bound<'py, PyArray4<u8>>> {
+#[pyo3(signature = (boards, *, relative = false, out = None))]
+pub fn encode<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    relative: bool,
+    out: Option<Bound<'py, PyArray4<u8>>>,
+) -> PyResult<Bound<'py, PyArray4<u8>>> {
     if let Ok(b) = boards.cast::<Boards>() {
         let b = b.borrow();
-        let games = &b.games;
-        let out = py.detach(|| encode_all(games.iter().map(Game::position), games.len(), relative));
-        return Ok(out.into_pyarray(py));
+        return encode_with(py, &b.games, Game::position, relative, out);
     }
     let positions = positions(boards)?;
-    let out = py.detach(|| encode_all(positions.iter(), positions.len(), relative));
-    Ok(out.into_pyarray(py))
+    encode_with(py, &positions, |p| p, relative, out)
 }
 
-fn encode_all<'a>(positions: impl Iterator<Item = &'a Position>, n: usize, relative: bool) -> Array4<u8> {
-    let mut out = Array4::<u8>::zeros((n, PLANES, 10, 9));
-    let flat = out.as_slice_mut().expect("a new array is contiguous");
-    for (pos, chunk) in positions.zip(flat.chunks_exact_mut(planes::SIZE)) {
-        encode_into(pos, relative, chunk);
+/// `encode` of `items`, each giving a position: into `out` (checked and cleared) or a new array, without the GIL.
+fn encode_with<'py, T: Sync>(
+    py: Python<'py>,
+    items: &[T],
+    position: impl Fn(&T) -> &Position + Sync,
+    relative: bool,
+    out: Option<Bound<'py, PyArray4<u8>>>,
+) -> PyResult<Bound<'py, PyArray4<u8>>> {
+    let shape = [items.len(), PLANES, 10, 9];
+    let (array, reused) = match out {
+        Some(a) => {
+            if a.shape() != shape {
+                return Err(PyValueError::new_err(format!("out has shape {:?}, not {shape:?}", a.shape())));
+            }
+            (a, true)
+        }
+        None => (PyArray4::<u8>::zeros(py, shape, false), false),
+    };
+    {
+        let mut view = array.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+        let flat = view.as_slice_mut().map_err(|_| PyValueError::new_err("out is not C-contiguous"))?;
+        py.detach(|| {
+            if reused {
+                flat.fill(0);
+            }
+            // Threads only where they pay: a call for a few boards stays on this one.
+            if items.len() >= 4096 {
+                flat.par_chunks_exact_mut(planes::SIZE)
+                    .zip(items.par_iter())
+                    .for_each(|(chunk, item)| encode_into(position(item), relative, chunk));
+            } else {
+                for (chunk, item) in flat.chunks_exact_mut(planes::SIZE).zip(items) {
+                    encode_into(position(item), relative, chunk);
+                }
+            }
+        });
     }
-    out
+    Ok(array)
 }
 
 /// Game results in the outcome arrays of `Boards`.
@@ -177,9 +213,11 @@ impl Boards {
         let n = MoveIndex::get().len();
         let mut out = Array2::<bool>::from_elem((self.games.len(), n), false);
         let flat = out.as_slice_mut().expect("a new array is contiguous");
-        for (g, mask) in self.games.iter().zip(flat.chunks_exact_mut(n)) {
-            fill_mask(g.position(), self.relative, mask);
-        }
+        let relative = self.relative;
+        flat.par_chunks_exact_mut(n)
+            .zip(self.games.par_iter())
+            .with_min_len(64)
+            .for_each(|(mask, g)| fill_mask(g.position(), relative, mask));
         out
     }
 
@@ -187,22 +225,34 @@ impl Boards {
         self.games.iter().map(outcome_code).collect()
     }
 
-    /// Plays `actions[i]` on board `i` (-1: none); the first illegal one is an error naming its board.
+    /// Plays `actions[i]` on board `i` (-1: none); an illegal action is an error naming the first such board (the
+    /// other boards have moved).
     fn play(&mut self, actions: &[i64]) -> Result<(), String> {
         let index = MoveIndex::get();
-        for (i, (game, &a)) in self.games.iter_mut().zip(actions).enumerate() {
-            if a < 0 {
-                continue;
-            }
-            let flip = self.relative && game.position().turn() == Color::Black;
-            let m = usize::try_from(a)
-                .ok()
-                .and_then(|a| index.get_move(a))
-                .ok_or_else(|| format!("board {i}: move index {a} out of range 0-{}", index.len() - 1))?;
-            let m = if flip { m.flip_ranks() } else { m };
-            game.push(m).map_err(|e| format!("board {i}: {e}"))?;
+        let relative = self.relative;
+        let errors: Vec<String> = self
+            .games
+            .par_iter_mut()
+            .zip(actions.par_iter())
+            .enumerate()
+            .with_min_len(64)
+            .filter_map(|(i, (game, &a))| {
+                if a < 0 {
+                    return None;
+                }
+                let flip = relative && game.position().turn() == Color::Black;
+                let m = match usize::try_from(a).ok().and_then(|a| index.get_move(a)) {
+                    Some(m) => m,
+                    None => return Some(format!("board {i}: move index {a} out of range 0-{}", index.len() - 1)),
+                };
+                let m = if flip { m.flip_ranks() } else { m };
+                game.push(m).err().map(|e| format!("board {i}: {e}"))
+            })
+            .collect();
+        match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -251,7 +301,7 @@ impl Boards {
     /// Plays one move on each board: `actions` an int array of move indices (-1: leave that board alone). Returns
     /// `(masks, outcomes)`: a bool array `[B, MOVE_COUNT]` of the legal moves after the moves and an int8 array
     /// `[B]` of outcomes. An illegal action (or a move in a finished game) raises `ValueError` naming the board;
-    /// the boards before it have moved.
+    /// the other boards have moved.
     fn step<'py>(&mut self, py: Python<'py>, actions: PyReadonlyArray1<'py, i64>) -> PyResult<Step<'py>> {
         let actions = actions.as_slice()?.to_vec();
         if actions.len() != self.games.len() {

@@ -76,3 +76,23 @@ def test_the_trace_is_the_recorded_tree_of_xiangqi_tree(tmp_path):
     summary = f"value {trace.score}, best move {trace.best_move.uci()}; the search entered {entered} nodes and pruned {pruned} moves"
     assert summary in out
     assert trace.to_dot().startswith("digraph search {")
+
+
+def test_ctrl_c_interrupts_a_search():
+    import _thread
+
+    engine = xiangqi.Engine()
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    started = time.perf_counter()
+    try:
+        engine.search(xiangqi.Board(), infinite=True)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the search was not interrupted")
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - started < 10
+    # The engine is usable afterwards.
+    assert engine.search(xiangqi.Board(), depth=2).best_move is not None

@@ -68,3 +68,15 @@ def test_boards_play_one_move_on_each_board_in_one_call():
     mate.reset()
     assert mate.outcomes_array().tolist() == [0]
     assert xiangqi.encode(boards).shape == (3, 15, 10, 9)
+
+
+def test_encode_into_an_array():
+    boards = random_positions(50, seed=9)
+    fresh = xiangqi.encode(boards)
+    out = np.full((50, xiangqi.PLANES, 10, 9), 7, dtype=np.uint8)
+    again = xiangqi.encode(boards, out=out)
+    assert again is out and (out == fresh).all()
+    with pytest.raises(ValueError, match="shape"):
+        xiangqi.encode(boards, out=np.zeros((49, xiangqi.PLANES, 10, 9), dtype=np.uint8))
+    with pytest.raises(ValueError, match="contiguous"):
+        xiangqi.encode(boards, out=np.zeros((50, xiangqi.PLANES, 10, 18), dtype=np.uint8)[..., ::2])
