@@ -222,9 +222,9 @@ impl Board {
 
     /// Plays a move: a `Move`, or its text in any notation the rules read (`"h2e2"`, `"H2-E2"`, `"C2.5"`,
     /// `"炮二平五"`). Raises `ValueError` with the rules' reason when it is not legal or the game is over.
-    fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         self.check_not_over()?;
-        let m = self.read(mv)?;
+        let m = self.read(r#move)?;
         self.play(m)
     }
 
@@ -250,10 +250,10 @@ impl Board {
     }
 
     /// A legal move written in a notation: `"chinese"` (default), `"wxf"`, `"iccs"` or `"uci"`.
-    #[pyo3(signature = (mv, notation = "chinese"))]
-    fn san(&self, mv: &Bound<'_, PyAny>, notation: &str) -> PyResult<String> {
+    #[pyo3(signature = (r#move, notation = "chinese"))]
+    fn san(&self, r#move: &Bound<'_, PyAny>, notation: &str) -> PyResult<String> {
         let n = self::notation(notation)?;
-        let m = self.read(mv)?;
+        let m = self.read(r#move)?;
         Ok(self.pos().move_text(m, n))
     }
 
@@ -271,8 +271,8 @@ impl Board {
     }
 
     /// Whether `move` (a `Move` or text) is legal here.
-    fn is_legal(&self, mv: &Bound<'_, PyAny>) -> bool {
-        self.read(mv).is_ok()
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> bool {
+        self.read(r#move).is_ok()
     }
 
     /// Whether the side to move is in check.

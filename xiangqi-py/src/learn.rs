@@ -42,14 +42,14 @@ pub(crate) fn fill_mask(pos: &Position, relative: bool, mask: &mut [bool]) {
     });
 }
 
-/// The index of `mv` (a `Move` or UCI text) in the move index; with `flip`, that of the move with its ranks
+/// The index of `move` (a `Move` or UCI text) in the move index; with `flip`, that of the move with its ranks
 /// mirrored (the side-to-move view of a Black move). `ValueError` for a from-to pair no piece can make.
 #[pyfunction]
-#[pyo3(signature = (mv, *, flip = false))]
-pub fn move_to_index(mv: &Bound<'_, PyAny>, flip: bool) -> PyResult<usize> {
-    let m = if let Ok(m) = mv.cast::<Move>() {
+#[pyo3(signature = (r#move, *, flip = false))]
+pub fn move_to_index(r#move: &Bound<'_, PyAny>, flip: bool) -> PyResult<usize> {
+    let m = if let Ok(m) = r#move.cast::<Move>() {
         m.get().inner
-    } else if let Ok(s) = mv.cast::<PyString>() {
+    } else if let Ok(s) = r#move.cast::<PyString>() {
         xiangqi_core::Move::parse(&s.to_cow()?).map_err(value_error)?
     } else {
         return Err(PyTypeError::new_err("a move is a xiangqi.Move or a str"));

@@ -1,18 +1,17 @@
 """The Gymnasium environment passes Gymnasium's own checker, with the action mask in `info`."""
 
+import gymnasium as gym
 import numpy as np
-import pytest
+from gymnasium.utils.env_checker import check_env
 
-gym = pytest.importorskip("gymnasium")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-
-import xiangqi  # noqa: E402
-import xiangqi.gym  # noqa: E402
+import xiangqi
+import xiangqi.gym
 
 
 def test_check_env():
-    check_env(xiangqi.gym.XiangqiEnv(), skip_render_check=False)
-    check_env(xiangqi.gym.XiangqiEnv(opponent="random"))
+    # Made through gymnasium.make, so that the checker also tries the render modes.
+    check_env(gym.make("xiangqi/Xiangqi-v0", render_mode="ansi").unwrapped, skip_render_check=False)
+    check_env(gym.make("xiangqi/Xiangqi-v0", opponent="random").unwrapped)
 
 
 def test_a_masked_random_game_ends_with_a_reward():

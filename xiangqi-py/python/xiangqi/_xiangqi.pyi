@@ -1,7 +1,9 @@
 """Type stubs of the extension module ``xiangqi._xiangqi`` (re-exported by ``xiangqi``)."""
 
 import os
-from typing import Iterator, Literal, Optional, Sequence, Union
+from typing import Iterator, Literal, Optional, Sequence, Union, final
+
+from typing_extensions import Self, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -12,14 +14,39 @@ PLANES: int
 """Planes per position in ``encode`` (15)."""
 START_FEN: str
 
-Notation = Literal["chinese", "wxf", "iccs", "uci"]
-Square = Union[str, int]
-MoveLike = Union["Move", str]
+__all__ = [
+    "MOVE_COUNT",
+    "PLANES",
+    "START_FEN",
+    "Board",
+    "Boards",
+    "Engine",
+    "GameRecord",
+    "LegalMoves",
+    "Move",
+    "MoveIter",
+    "Outcome",
+    "SearchResult",
+    "Trace",
+    "TraceNode",
+    "encode",
+    "index_to_move",
+    "mirror_indices",
+    "move_to_index",
+    "perft",
+    "read_games",
+    "write_pgn",
+]
 
+_Notation: TypeAlias = Literal["chinese", "wxf", "iccs", "uci"]
+_Square: TypeAlias = Union[str, int]
+_MoveLike: TypeAlias = Union["Move", str]
+
+@final
 class Move:
     """A move: from-square and to-square (0-89, ``rank * 9 + file``)."""
 
-    def __init__(self, from_square: int, to_square: int) -> None: ...
+    def __new__(cls, from_square: int, to_square: int) -> Self: ...
     @staticmethod
     def from_uci(text: str) -> Move:
         """Reads ``h2e2`` (UCI) or ``H2-E2`` (ICCS) without a position; ``ValueError`` if malformed."""
@@ -31,9 +58,10 @@ class Move:
     def iccs(self) -> str: ...
     def flip(self) -> Move:
         """The move with its ranks mirrored (the colour flip)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Outcome:
     """How a game ended."""
 
@@ -49,22 +77,25 @@ class Outcome:
     def result(self) -> str:
         """``1-0``, ``0-1`` or ``1/2-1/2``."""
 
+@final
 class LegalMoves:
     """The legal moves of a board, computed when asked."""
 
     def __len__(self) -> int: ...
-    def __contains__(self, move: MoveLike) -> bool: ...
+    def __contains__(self, move: _MoveLike, /) -> bool: ...
     def __iter__(self) -> Iterator[Move]: ...
     def __bool__(self) -> bool: ...
 
+@final
 class MoveIter:
     def __iter__(self) -> MoveIter: ...
     def __next__(self) -> Move: ...
 
+@final
 class Board:
     """A position and the moves that led to it, judged by the rules after every move."""
 
-    def __init__(self, fen: Optional[str] = None, *, lenient: bool = False) -> None:
+    def __new__(cls, fen: Optional[str] = None, *, lenient: bool = False) -> Self:
         """``ValueError`` with the rules' reason for an impossible FEN."""
     def fen(self) -> str: ...
     @property
@@ -76,43 +107,44 @@ class Board:
     def move_stack(self) -> list[Move]: ...
     @property
     def ply(self) -> int: ...
-    def push(self, move: MoveLike) -> None:
+    def push(self, move: _MoveLike) -> None:
         """Plays a ``Move`` or text in any notation; ``ValueError`` if illegal or the game is over."""
     def push_uci(self, uci: str) -> Move: ...
     def push_san(self, text: str) -> Move:
         """Plays a move in Chinese, WXF, ICCS or UCI notation."""
     def parse_san(self, text: str) -> Move: ...
-    def san(self, move: MoveLike, notation: Notation = "chinese") -> str: ...
+    def san(self, move: _MoveLike, notation: _Notation = "chinese") -> str: ...
     def pop(self) -> Move: ...
     def peek(self) -> Move: ...
-    def is_legal(self, move: MoveLike) -> bool: ...
+    def is_legal(self, move: _MoveLike) -> bool: ...
     def is_check(self) -> bool: ...
     def is_game_over(self) -> bool: ...
     def outcome(self) -> Optional[Outcome]: ...
-    def piece_at(self, square: Square) -> Optional[str]:
+    def piece_at(self, square: _Square) -> Optional[str]:
         """The FEN letter of the piece on a square, or ``None``."""
     def copy(self) -> Board: ...
     def __copy__(self) -> Board: ...
-    def __deepcopy__(self, memo: object) -> Board: ...
+    def __deepcopy__(self, memo: object, /) -> Board: ...
     def zobrist_hash(self) -> int: ...
     def legal_mask(self, *, relative: bool = False) -> npt.NDArray[np.bool_]:
         """A bool array of ``MOVE_COUNT`` entries, set at the legal moves' indices."""
     def svg(self, *, size: int = 400, flipped: bool = False) -> str: ...
     def _repr_svg_(self) -> str: ...
 
+@final
 class Boards:
     """A batch of games stepped in one call. Outcome codes: 0 on, 1 Red won, -1 Black won, 2 draw."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: Optional[int] = None,
         *,
         fen: Optional[str] = None,
         fens: Optional[Sequence[str]] = None,
         relative: bool = False,
-    ) -> None: ...
+    ) -> Self: ...
     def __len__(self) -> int: ...
-    def __getitem__(self, i: int) -> Board: ...
+    def __getitem__(self, i: int, /) -> Board: ...
     def fens(self) -> list[str]: ...
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -123,6 +155,7 @@ class Boards:
     def terminations(self) -> list[Optional[str]]: ...
     def reset(self, indices: Optional[Sequence[int]] = None) -> None: ...
 
+@final
 class SearchResult:
     """What a search found."""
 
@@ -139,6 +172,7 @@ class SearchResult:
     stats: dict[str, int]
     ebf: float
 
+@final
 class TraceNode:
     """One node of a recorded search tree."""
 
@@ -158,6 +192,7 @@ class TraceNode:
     children: list[int]
     omitted: int
 
+@final
 class Trace:
     """A recorded search: ``nodes[0]`` is the root."""
 
@@ -169,17 +204,18 @@ class Trace:
     def to_dot(self) -> str: ...
     def __len__(self) -> int: ...
 
+@final
 class Engine:
     """The engine, or any variant of the course's algorithms."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "engine",
         *,
         hash_mb: int = 16,
         threads: int = 1,
         network: Union[None, str, os.PathLike[str]] = None,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def variant(self) -> str: ...
     def search(
@@ -199,10 +235,11 @@ class Engine:
         self, board: Board, *, depth: int = 2, variant: Optional[str] = None, max_nodes: int = 20000
     ) -> Trace: ...
 
+@final
 class GameRecord:
     """One game of a record file."""
 
-    def __init__(self, board: Optional[Board] = None, tags: Optional[Sequence[tuple[str, str]]] = None) -> None: ...
+    def __new__(cls, board: Optional[Board] = None, tags: Optional[Sequence[tuple[str, str]]] = None) -> Self: ...
     @property
     def tags(self) -> dict[str, str]: ...
     def tag(self, name: str) -> Optional[str]: ...
@@ -222,7 +259,7 @@ class GameRecord:
     def board(self) -> Board: ...
     def __len__(self) -> int: ...
 
-def move_to_index(mv: MoveLike, *, flip: bool = False) -> int: ...
+def move_to_index(move: _MoveLike, *, flip: bool = False) -> int: ...
 def index_to_move(index: int, *, flip: bool = False) -> Move: ...
 def mirror_indices() -> npt.NDArray[np.int64]: ...
 def encode(
@@ -234,4 +271,4 @@ def encode(
     """Piece planes ``[B, 15, 10, 9]``, into ``out`` (C-contiguous, that shape) when given."""
 def perft(board: Board, depth: int, *, threads: int = 1) -> int: ...
 def read_games(source: Union[str, os.PathLike[str], bytes]) -> list[GameRecord]: ...
-def write_pgn(games: Sequence[GameRecord], notation: Notation = "chinese") -> str: ...
+def write_pgn(games: Sequence[GameRecord], notation: _Notation = "chinese") -> str: ...
