@@ -1,14 +1,20 @@
-//! `xiangqi tree`: record the tree one search visits and write it as Graphviz DOT, or as SVG through Graphviz's
-//! `dot` program.
+//! `xiangqi tree`: record the tree one search visits (through [`xiangqi_search::record::record`]) and write it as
+//! Graphviz DOT, or as SVG through Graphviz's `dot` program; `--trace` prints the search line by line (text, or
+//! JSON with `--json`), `--pseudocode` the variant's listing.
 
 use crate::{parse_fen, CmdResult, UsageError};
+use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use xiangqi_core::{Color, Move, START_FEN};
-use xiangqi_search::record::{DotOptions, Recorder, View, DEFAULT_CAPACITY};
-use xiangqi_search::synthetic::{Child, Tree, TreeEval};
-use xiangqi_search::{Limits, RunSetup, SearchResult, VariantConfig};
+use xiangqi_search::record::pseudocode::{listing, Listing};
+use xiangqi_search::record::{
+    record, record_tree, trace_text, DotOptions, Explanation, RecordError, RecordOptions, Recorder, Recording, Sides,
+    View, DEFAULT_CAPACITY,
+};
+use xiangqi_search::synthetic::Child;
+use xiangqi_search::{SearchResult, VariantConfig};
 
 /// Whose point of view windows and values are drawn from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -49,7 +55,17 @@ pub struct TreeArgs {
     pub all_pruned: bool,
     /// The file to write: FILE.dot (or .gv) for Graphviz DOT, FILE.svg for a picture (needs Graphviz's `dot`).
     #[arg(long)]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
+    /// Print the search line by line: one line per step of the pseudocode (label, ply, depth, alpha, beta, value,
+    /// best, move, node), and after each cutoff why each pruned move was not searched.
+    #[arg(long)]
+    pub trace: bool,
+    /// With --trace: print the trace, the listing and the explanations as one JSON document instead.
+    #[arg(long, requires = "trace")]
+    pub json: bool,
+    /// Print the variant's pseudocode, whose labels the trace names, and search nothing.
+    #[arg(long, conflicts_with_all = ["trace", "out"])]
+    pub pseudocode: bool,
 }
 
 /// What to write.
@@ -86,13 +102,14 @@ struct Drawn {
 }
 
 /// A line about the search, before pruned subtrees are filled in.
-fn summary<M: Copy>(rec: &Recorder<M>, result: &SearchResult<M>, label: impl Fn(&M) -> String) -> String {
+fn summary<M: Copy>(r: &Recording<M>, label: impl Fn(&M) -> String) -> String {
+    let (rec, result): (&Recorder<M>, &SearchResult<M>) = (&r.recorder, &r.result);
     let mut line = format!(
         "value {}, best move {}; the search entered {} nodes and pruned {} moves",
         result.score,
         result.best_move.map_or("(none)".to_owned(), |m| label(&m)),
-        rec.searched_count(),
-        rec.pruned_count(),
+        r.searched,
+        r.pruned,
     );
     if rec.dropped() > 0 {
         line.push_str(&format!(" in the first {} it recorded, of {} in all", rec.len(), rec.total()));
@@ -120,11 +137,21 @@ fn draw<M: Copy + std::fmt::Display>(
 
 /// Runs the command.
 pub fn run(args: &TreeArgs) -> CmdResult {
-    let format = format_of(&args.out)?;
+    let format = args.out.as_deref().map(format_of).transpose()?;
     let spec: VariantConfig = args
         .variant
         .parse()
         .map_err(|e: xiangqi_search::VariantError| UsageError::value("variant", &args.variant, e))?;
+    if args.pseudocode {
+        write!(std::io::stdout(), "{}", listing(&spec).to_text())?;
+        return Ok(());
+    }
+    if format.is_none() && !args.trace {
+        return Err(UsageError::new(
+            "nothing to do: give --out FILE (.dot or .svg), --trace or --pseudocode".to_owned(),
+        )
+        .into());
+    }
     let max_nodes = args.max_nodes as usize;
     let view = match args.view {
         ViewArg::Root => View::Root,
@@ -136,44 +163,41 @@ pub fn run(args: &TreeArgs) -> CmdResult {
         group_pruned: if args.all_pruned { 0 } else { 3 },
         ..DotOptions::default()
     };
+    // Grey subtrees under the pruned moves (as the spec's figure draws them) only for a picture.
+    let fill = if format.is_some() { max_nodes } else { 0 };
+    let options = RecordOptions { fill_pruned: fill, ..RecordOptions::default() };
     let drawn = if let Some(text) = &args.synthetic {
-        let tree = Tree::parse(text).map_err(|e| UsageError::value("synthetic", text, e))?;
-        let depth = args.depth.unwrap_or_else(|| tree.height().max(1));
-        let limits = Limits::depth(depth);
-        let (result, mut rec) = spec.run_observed::<Tree, TreeEval, Recorder<Child>>(
-            tree.clone(),
-            TreeEval,
-            &limits,
-            &RunSetup::default(),
-            |_| {},
-        );
-        let line = summary(&rec, &result, child_label);
-        // Grey subtrees under the pruned moves, as the spec's figure draws them.
-        rec.fill_pruned(&tree, &mut TreeEval, max_nodes);
-        opts.title =
-            format!("{spec}, depth {depth}, on the tree {}\nleaves: values for MAX, the root player", text.trim());
-        draw(rec, max_nodes, &opts, child_label, line)
+        let r = record_tree(text, &args.variant, args.depth, &options).map_err(|e| match e {
+            RecordError::Tree(e) => UsageError::value("synthetic", text, e),
+            RecordError::Variant(e) => UsageError::value("variant", &args.variant, e),
+        })?;
+        let header = format!("{spec}, depth {}, on the tree {}", r.depth, text.trim());
+        if args.trace {
+            print_trace(&r, &header, child_label, args.json)?;
+        }
+        opts.title = format!("{header}\nleaves: values for MAX, the root player");
+        let line = summary(&r, child_label);
+        format.is_some().then(|| draw(r.recorder, max_nodes, &opts, child_label, line))
     } else {
         let pos = parse_fen(&args.fen)?;
         let depth = args.depth.unwrap_or(2);
         let eval = xiangqi_eval::EngineEval::new(&pos);
-        let (result, rec) = spec.run_observed::<_, _, Recorder<Move>>(
-            pos.clone(),
-            eval,
-            &Limits::depth(depth),
-            &xiangqi_search::RunSetup::default(),
-            |_| {},
-        );
+        let r = record(pos.clone(), eval, &spec, depth, &options);
         let side = if pos.turn() == Color::Red { "Red" } else { "Black" };
-        opts.title = format!("{spec}, depth {depth}, on {}\nthe root player (MAX) is {side}", pos.fen());
-        let line = summary(&rec, &result, Move::to_string);
-        draw(rec, max_nodes, &opts, Move::to_string, line)
+        let header = format!("{spec}, depth {depth}, on {}", pos.fen());
+        if args.trace {
+            print_trace(&r, &header, Move::to_string, args.json)?;
+        }
+        opts.title = format!("{header}\nthe root player (MAX) is {side}");
+        let line = summary(&r, Move::to_string);
+        format.is_some().then(|| draw(r.recorder, max_nodes, &opts, Move::to_string, line))
     };
+    let (Some(drawn), Some(format), Some(out)) = (drawn, format, &args.out) else { return Ok(()) };
     let bytes = match format {
         Format::Dot => drawn.dot.into_bytes(),
         Format::Svg => to_svg(&drawn.dot)?,
     };
-    std::fs::write(&args.out, bytes).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     if (drawn.kept as u64) < drawn.total {
         eprintln!(
             "note: the tree was cut at --max-nodes {max_nodes}: {} of its {} nodes are drawn, the first in search \
@@ -181,8 +205,165 @@ pub fn run(args: &TreeArgs) -> CmdResult {
             drawn.kept, drawn.total
         );
     }
-    writeln!(std::io::stdout(), "wrote {} ({} nodes drawn): {}", args.out.display(), drawn.kept, drawn.summary)?;
+    writeln!(std::io::stdout(), "wrote {} ({} nodes drawn): {}", out.display(), drawn.kept, drawn.summary)?;
     Ok(())
+}
+
+/// Prints the trace of a recording: a header line (`# ` and the variant, depth and tree or position), the steps
+/// ([`trace_text`]) and a summary line (`# ` and [`summary`]); or the JSON document ([`TraceJson`]).
+fn print_trace<M: Copy>(r: &Recording<M>, header: &str, label: impl Fn(&M) -> String, json: bool) -> CmdResult {
+    let mut out = std::io::stdout().lock();
+    if json {
+        let doc = trace_json(r, header, &label);
+        serde_json::to_writer_pretty(&mut out, &doc).map_err(|e| format!("cannot write the JSON: {e}"))?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(out, "# {header}")?;
+    write!(out, "{}", trace_text(&r.recorder, &label, Sides::default()))?;
+    writeln!(out, "# {}", summary(r, &label))?;
+    Ok(())
+}
+
+/// `xiangqi tree --trace --json`: the search, the listing, the steps and the pruned moves.
+#[derive(Serialize)]
+struct TraceJson {
+    /// The header line of the text form.
+    title: String,
+    variant: String,
+    depth: u32,
+    score: i32,
+    best_move: Option<String>,
+    /// The recorder's counts: nodes entered, moves pruned (before any filling).
+    searched: usize,
+    pruned: usize,
+    /// Steps not kept (over the trace's capacity).
+    steps_dropped: u64,
+    listing: Vec<FunctionJson>,
+    steps: Vec<StepJson>,
+    pruned_moves: Vec<PrunedJson>,
+}
+
+#[derive(Serialize)]
+struct FunctionJson {
+    name: &'static str,
+    lines: Vec<LineJson>,
+}
+
+#[derive(Serialize)]
+struct LineJson {
+    indent: u8,
+    text: &'static str,
+    label: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct StepJson {
+    label: &'static str,
+    ply: usize,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    value: Option<i32>,
+    best: Option<i32>,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    first_to_move: bool,
+    /// The node's index in the recorder and its name (the moves from the root).
+    node: Option<usize>,
+    path: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PrunedJson {
+    node: usize,
+    path: String,
+    /// The English sentence.
+    text: String,
+    /// Its parts (the cutoff's): for translating it.
+    cutoff: Option<CutoffJson>,
+}
+
+#[derive(Serialize)]
+struct CutoffJson {
+    node: usize,
+    path: String,
+    child: Option<String>,
+    value: i32,
+    alpha: i32,
+    beta: i32,
+    first_to_move: bool,
+    lowered_beta: bool,
+}
+
+fn listing_json(l: &Listing) -> Vec<FunctionJson> {
+    l.functions
+        .iter()
+        .map(|f| FunctionJson {
+            name: f.name,
+            lines: f
+                .lines
+                .iter()
+                .map(|l| LineJson { indent: l.indent, text: l.text, label: l.label.map(|x| x.name()) })
+                .collect(),
+        })
+        .collect()
+}
+
+fn trace_json<M: Copy>(r: &Recording<M>, header: &str, label: &impl Fn(&M) -> String) -> TraceJson {
+    let rec = &r.recorder;
+    let steps = rec
+        .trace()
+        .iter()
+        .map(|t| {
+            let s = &t.step;
+            StepJson {
+                label: s.label.name(),
+                ply: s.ply,
+                depth: s.depth,
+                alpha: s.alpha,
+                beta: s.beta,
+                value: s.value,
+                best: s.best,
+                mv: s.mv.as_ref().map(label),
+                first_to_move: s.first_to_move,
+                node: t.node,
+                path: t.node.map(|n| rec.node_name(n, label)),
+            }
+        })
+        .collect();
+    let pruned_moves = (0..rec.len())
+        .filter_map(|id| {
+            let text = rec.explain_text(id, label, Sides::default())?;
+            let cutoff = match rec.explain(id) {
+                Some(Explanation::Cutoff(c)) => Some(CutoffJson {
+                    node: c.node,
+                    path: rec.node_name(c.node, label),
+                    child: c.child.map(|ch| rec.node_name(ch, label)),
+                    value: c.value,
+                    alpha: c.alpha,
+                    beta: c.beta,
+                    first_to_move: c.first_to_move,
+                    lowered_beta: c.lowered_beta,
+                }),
+                _ => None,
+            };
+            Some(PrunedJson { node: id, path: rec.node_name(id, label), text, cutoff })
+        })
+        .collect();
+    TraceJson {
+        title: header.to_owned(),
+        variant: r.variant.to_string(),
+        depth: r.depth,
+        score: r.result.score,
+        best_move: r.result.best_move.as_ref().map(label),
+        searched: r.searched,
+        pruned: r.pruned,
+        steps_dropped: rec.trace_dropped(),
+        listing: listing_json(&listing(&r.variant)),
+        steps,
+        pruned_moves,
+    }
 }
 
 /// Renders DOT as SVG with Graphviz's `dot`.

@@ -110,7 +110,7 @@ pub use history::OrderState;
 pub use limits::{Clock, Limits, Signals};
 pub use memory::SearchMemory;
 pub use params::{Param, ParamError, Params};
-pub use policy::{Additions, EngineAdditions, Exit, NoAdditions, NodeKind, NullNode, Observer, Silent};
+pub use policy::{Additions, EngineAdditions, Exit, Label, NoAdditions, NodeKind, NullNode, Observer, Silent, Step};
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
     MinimaxForm, MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy,

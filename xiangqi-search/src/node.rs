@@ -4,7 +4,8 @@
 use crate::game::{Evaluator, FastPaths, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
 use crate::movepick::{MovePicker, NodeMoves, OrderPolicy};
 use crate::policy::{
-    Additions, ChildNode, ChildPolicy, Exit, Form, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, Variant,
+    Additions, ChildNode, ChildPolicy, Exit, Form, Label, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, Step,
+    Variant,
 };
 use crate::searcher::Searcher;
 use crate::techniques::check_extension::{self, CheckExtension};
@@ -81,6 +82,30 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         score
     }
 
+    /// Emits the line-level event `f` builds ([`Observer::step`]) when the observer is active; for an ordinary
+    /// search ([`crate::Silent`]) nothing is built.
+    #[inline(always)]
+    pub(crate) fn trace(&mut self, f: impl FnOnce(&Self) -> Step<G::Move>) {
+        if W::ACTIVE {
+            let step = f(self);
+            self.observer.step(step);
+        }
+    }
+
+    /// A step of the node at `ply` with its window (see [`Step::at`]).
+    #[inline(always)]
+    pub(crate) fn step_at(&self, label: Label, ply: usize, depth: i32, alpha: Score, beta: Score) -> Step<G::Move> {
+        Step::at(label, ply, depth, alpha, beta, self.game.first_player_to_move())
+    }
+
+    /// Leaves a negamax node early (the engine's table, rules and pruning) with the `return` step.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn leave_early(&mut self, ply: usize, depth: i32, alpha: Score, beta: Score, score: Score, exit: Exit) -> Score {
+        self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(score));
+        self.leave(ply, score, exit)
+    }
+
     /// The negamax node: scores for the side to move; `null_ok` is false right after a null move (and at the
     /// root). A skeleton of named hooks (the `Hook:` comments, in Stockfish's order); each technique of the
     /// engine's that acts in the node (`techniques/`) is a call at one of them that folds away when the variant
@@ -98,14 +123,15 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         if self.enter(ply) {
             return self.leave(ply, 0, Exit::Value);
         }
+        self.trace(|s| s.step_at(Label::Enter, ply, depth, alpha, beta));
         let pv_node = beta - alpha > 1;
         // Hook: the game's rules decide or narrow the node.
         if let Some(score) = self.rules_hook(ply, &mut alpha, &mut beta) {
-            return self.leave(ply, score, Exit::Rule);
+            return self.leave_early(ply, depth, alpha, beta, score, Exit::Rule);
         }
         // Hook: mate distance pruning bounds the window by the shortest mates still possible.
         if let Some(score) = MateDistance::prune(self, ply, &mut alpha, &mut beta) {
-            return self.leave(ply, score, Exit::Pruned);
+            return self.leave_early(ply, depth, alpha, beta, score, Exit::Pruned);
         }
         // Hook: extensions.
         let (in_check, depth) = self.extend_hook(depth, ply);
@@ -122,16 +148,18 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         } else {
             match self.probe_hook(key, depth, alpha, beta, ply, pv_node) {
                 Ok(hit) => hit,
-                Err(score) => return self.leave(ply, score, Exit::TableHit),
+                Err(score) => return self.leave_early(ply, depth, alpha, beta, score, Exit::TableHit),
             }
         };
         let (hash_move, tt_eval) = hit.map_or((0, None), |h| (h.mv, Some(h.eval)));
         // Hook: node pruning before the moves, from the static evaluation (reverse futility, razoring), then the
         // null move (the composition's null policy: the spec's, or the engine's verified null move).
-        let node = NullNode { depth, beta, ply, null_ok: null_ok && !excluding, pv_node, static_eval: -INFINITY };
+        let node =
+            NullNode { depth, alpha, beta, ply, null_ok: null_ok && !excluding, pv_node, static_eval: -INFINITY };
         let eval = match self.prune_hook(node, alpha, in_check, tt_eval) {
             Ok(eval) => eval,
-            Err((score, exit)) => return self.leave(ply, score, exit),
+            Err((score, exit)) if exit == Exit::NullCutoff => return self.leave(ply, score, exit),
+            Err((score, exit)) => return self.leave_early(ply, depth, alpha, beta, score, exit),
         };
         let static_eval = eval.corrected;
         // Hook: internal iterative reduction of a node the table knows no move for.
@@ -142,12 +170,12 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         };
         // Hook: ProbCut (a capture beating beta by a margin in shallower searches, or a table bound far above beta).
         if let Some(score) = self.probcut_hook(hit, key, depth, beta, ply, pv_node, in_check, excluding, eval) {
-            return self.leave(ply, score, Exit::Pruned);
+            return self.leave_early(ply, depth, alpha, beta, score, Exit::Pruned);
         }
         // Hook: singular extension (or multi-cut) from a search without the table move.
         let hash_extension = match self.singular_hook(hit, depth, beta, ply, pv_node, excluding) {
             Singular::Extend(plies) => plies,
-            Singular::MultiCut(value) => return self.leave(ply, value, Exit::Pruned),
+            Singular::MultiCut(value) => return self.leave_early(ply, depth, alpha, beta, value, Exit::Pruned),
         };
         // The moves. With an ordering that puts it first, the hash move is tried before any move is generated.
         let mut moves = NodeMoves::new(hash_move);
@@ -164,6 +192,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             }
             let quiet = V::Additions::ENABLED && self.game.is_quiet(m);
             let history = if quiet && history_on { V::Order::quiet_score(&self.order, &self.game, m, ply) } else { 0 };
+            self.trace(|s| s.step_at(Label::Next, ply, depth, alpha, beta).best(best).with_move(m));
             self.observer.edge(ply, Some(m));
             // Hook: skip a move without making it (futility, late move pruning, history pruning).
             if let Some(bound) = self.skip_hook(&skip, m, i, quiet, best, history) {
@@ -190,16 +219,26 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             if self.stopped {
                 return self.leave(ply, 0, Exit::Value);
             }
+            self.trace(|s| s.step_at(Label::Returned, ply, depth, alpha, beta).value(score).best(best).with_move(m));
             if score > best {
                 best = score;
+                self.trace(|s| s.step_at(Label::Best, ply, depth, alpha, beta).value(score).best(best).with_move(m));
                 if !prune || score > alpha {
                     best_move = Some(m);
                     self.update_pv(ply, m);
                 }
             }
             if prune {
+                if W::ACTIVE && score > alpha {
+                    self.trace(|s| {
+                        s.step_at(Label::Alpha, ply, depth, score, beta).value(score).best(best).with_move(m)
+                    });
+                }
                 alpha = alpha.max(score);
                 if alpha >= beta {
+                    self.trace(|s| {
+                        s.step_at(Label::Cutoff, ply, depth, alpha, beta).value(score).best(best).with_move(m)
+                    });
                     // Hook: the cutoff teaches the ordering.
                     self.cutoff(i, m, depth, ply, &quiets_tried, &captures_tried, &mut moves);
                     exit = Exit::BetaCutoff;
@@ -217,15 +256,17 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             // Without the excluded move there may be none: that says the move is singular, not that the side
             // to move has lost.
             let score = if excluding { alpha } else { self.game.no_moves_score(ply) };
+            self.trace(|s| s.step_at(Label::NoMoves, ply, depth, alpha, beta).value(score));
             return self.leave(ply, score, Exit::NoMoves);
         }
         if excluding {
-            return self.leave(ply, best, exit);
+            return self.leave_early(ply, depth, alpha, beta, best, exit);
         }
         // Hook: the correction history learns how far the search found the node from its static evaluation.
         self.correction_hook(depth, best, eval, alpha0, beta, best_move);
         // Hook: the node's value (the window's bound when it fails hard), stored in the transposition table.
         let result = self.store_hook(key, depth, ply, best, alpha0, beta, best_move, eval.raw);
+        self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(result).best(best));
         self.leave(ply, result, exit)
     }
 
@@ -591,8 +632,10 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             return self.leave(ply, 0, Exit::Value);
         }
         let max = self.game.first_player_to_move();
-        // (Observers get the side to move's view: `sign * value`.)
+        // (Observers get the side to move's view: `sign * value`; line-level steps the first player's, like the
+        // node's own variables.)
         let sign = if max { 1 } else { -1 };
+        self.trace(|s| s.step_at(Label::Enter, ply, depth, alpha, beta));
         if depth <= 0 || ply >= MAX_PLY - 1 {
             self.stats.leaf_nodes += 1;
             let (a, b) = if max { (alpha, beta) } else { (-beta, -alpha) };
@@ -604,7 +647,10 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let (own_alpha, own_beta) = if max { (alpha, beta) } else { (-beta, -alpha) };
         let hash_move = match self.probe_hook(key, depth, own_alpha, own_beta, ply, false) {
             Ok(hit) => hit.map_or(0, |h| h.mv),
-            Err(score) => return sign * self.leave(ply, score, Exit::TableHit),
+            Err(score) => {
+                self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(sign * score));
+                return sign * self.leave(ply, score, Exit::TableHit);
+            }
         };
         let mut moves = NodeMoves::new(hash_move);
         let mut best = if max { -INFINITY } else { INFINITY };
@@ -612,6 +658,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let mut exit = Exit::Value;
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
+            self.trace(|s| s.step_at(Label::Next, ply, depth, alpha, beta).best(best).with_move(m));
             self.observer.edge(ply, Some(m));
             self.make(m);
             // Observers see windows and values from the side to move's view, as in negamax.
@@ -622,19 +669,34 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             if self.stopped {
                 return self.leave(ply, 0, Exit::Value);
             }
+            self.trace(|s| s.step_at(Label::Returned, ply, depth, alpha, beta).value(score).best(best).with_move(m));
             let improved = if max { score > best } else { score < best };
             if improved {
                 best = score;
                 best_move = Some(m);
                 self.update_pv(ply, m);
+                self.trace(|s| s.step_at(Label::Best, ply, depth, alpha, beta).value(score).best(best).with_move(m));
             }
             if V::Form::prune(&self.config) {
                 if max {
+                    if W::ACTIVE && score > alpha {
+                        self.trace(|s| {
+                            s.step_at(Label::Alpha, ply, depth, score, beta).value(score).best(best).with_move(m)
+                        });
+                    }
                     alpha = alpha.max(score);
                 } else {
+                    if W::ACTIVE && score < beta {
+                        self.trace(|s| {
+                            s.step_at(Label::Beta, ply, depth, alpha, score).value(score).best(best).with_move(m)
+                        });
+                    }
                     beta = beta.min(score);
                 }
                 if alpha >= beta {
+                    self.trace(|s| {
+                        s.step_at(Label::Cutoff, ply, depth, alpha, beta).value(score).best(best).with_move(m)
+                    });
                     self.cutoff(i, m, depth, ply, &[], &[], &mut moves);
                     exit = Exit::BetaCutoff;
                     break;
@@ -644,10 +706,12 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         }
         if i == 0 && exit != Exit::BetaCutoff {
             let score = self.game.no_moves_score(ply);
+            self.trace(|s| s.step_at(Label::NoMoves, ply, depth, alpha, beta).value(sign * score));
             return sign * self.leave(ply, score, Exit::NoMoves);
         }
         // Fail-hard forms return the window's bound when the value falls outside it.
         let own = self.store_hook(key, depth, ply, sign * best, own_alpha, own_beta, best_move, -INFINITY);
+        self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(sign * own).best(best));
         sign * self.leave(ply, own, exit)
     }
 }

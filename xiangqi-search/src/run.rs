@@ -31,8 +31,10 @@ fn run_variant<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>, V: Varian
     limits: &Limits,
     setup: &RunSetup,
     on_iteration: impl FnMut(&SearchResult<G::Move>),
+    observer: W,
 ) -> (SearchResult<G::Move>, W) {
     let mut s = Box::new(Searcher::<G, E, V, W>::new(game, eval).with_config(config));
+    s.observer = observer;
     s.depth_offset = setup.depth_offset;
     s.set_params(&setup.params);
     if V::Additions::ENABLED {
@@ -98,10 +100,23 @@ impl VariantConfig {
         setup: &RunSetup,
         on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> (SearchResult<G::Move>, W) {
+        self.run_observing(game, eval, limits, setup, on_iteration, W::default())
+    }
+
+    /// [`VariantConfig::run_observed`] with the observer given (a recorder with chosen capacities, say).
+    pub fn run_observing<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>>(
+        &self,
+        game: G,
+        eval: E,
+        limits: &Limits,
+        setup: &RunSetup,
+        on_iteration: impl FnMut(&SearchResult<G::Move>),
+        observer: W,
+    ) -> (SearchResult<G::Move>, W) {
         let config = *self;
         macro_rules! go {
             ($v:ty) => {
-                run_variant::<G, E, W, $v>(game, eval, config, limits, setup, on_iteration)
+                run_variant::<G, E, W, $v>(game, eval, config, limits, setup, on_iteration, observer)
             };
         }
         let any_addition = TECHNIQUES.iter().any(|t| t.group == Group::Addition && config.has(t.id));

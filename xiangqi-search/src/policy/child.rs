@@ -2,8 +2,8 @@
 //! spec's `pvs`). Either first tries the late move reduction's reduced probe when the node gives the move one
 //! ([`LateMoveReductions::probe`]).
 
-use super::{ChildNode, ChildPolicy, NodeKind, Observer, Search};
-use crate::game::Score;
+use super::{ChildNode, ChildPolicy, Label, NodeKind, Observer, Search, Step};
+use crate::game::{GameTree, Score};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 
@@ -67,10 +67,20 @@ impl ChildPolicy for PrincipalVariation {
         }
         s.observer().enter(child, -alpha - 1, -alpha, depth, NodeKind::ZeroWindow);
         let score = -s.negamax(depth, -alpha - 1, -alpha, child, true);
+        let active = <S::W as Observer<S::G>>::ACTIVE;
+        let step =
+            |s: &S, label, v| Step::at(label, c.ply, c.depth, alpha, beta, s.game().first_player_to_move()).value(v);
+        if active && !s.stopped() {
+            s.step(|s| step(s, Label::ZeroWindow, score));
+        }
         if score > alpha && score < beta && !s.stopped() {
             s.stats().bump(RESEARCHES);
             s.observer().enter(child, -beta, -alpha, depth, NodeKind::Research);
-            -s.negamax(depth, -beta, -alpha, child, true)
+            let score = -s.negamax(depth, -beta, -alpha, child, true);
+            if active && !s.stopped() {
+                s.step(|s| step(s, Label::ReSearch, score));
+            }
+            score
         } else {
             score
         }

@@ -29,6 +29,7 @@ pub mod child;
 pub mod form;
 pub mod null_move;
 pub mod quiescence;
+pub mod step;
 
 pub use crate::history::OrderState;
 pub use child::{DynamicChild, FullWindow, PrincipalVariation};
@@ -37,6 +38,7 @@ pub use form::{
 };
 pub use null_move::{DynamicNull, NoNull, NullMove};
 pub use quiescence::{DynamicLeaf, Quiescence, StaticLeaf};
+pub use step::{Label, Step};
 
 /// How a node combines its children's scores. A form fixed at compile time answers with constants (the calls fold
 /// away); [`DynamicForm`] reads them from the run-time [`VariantConfig`].
@@ -98,6 +100,23 @@ pub trait Search {
     /// Searches the current position with the negamax node: `depth` plies left, window `[alpha, beta]`, `ply` from
     /// the root, and whether a null move is allowed there.
     fn negamax(&mut self, depth: i32, alpha: Score, beta: Score, ply: usize, null_ok: bool) -> Score;
+    /// Whether the node functions run the two-sided form (whose line-level steps are from the first player's view).
+    #[inline(always)]
+    fn two_sided(&self) -> bool {
+        <<Self::V as Variant>::Form as Form>::two_sided(self.config())
+    }
+    /// Emits the line-level event `f` builds ([`Observer::step`]), only when the observer is
+    /// [`Observer::ACTIVE`]: for an ordinary search the call and the building fold away.
+    #[inline(always)]
+    fn step(&mut self, f: impl FnOnce(&Self) -> Step<<Self::G as GameTree>::Move>)
+    where
+        Self: Sized,
+    {
+        if <Self::W as Observer<Self::G>>::ACTIVE {
+            let step = f(self);
+            self.observer().step(step);
+        }
+    }
 }
 
 /// What a node at depth 0 returns.
@@ -113,6 +132,8 @@ pub trait LeafPolicy: 'static {
 pub struct NullNode {
     /// Remaining depth.
     pub depth: i32,
+    /// The node's alpha (for observers).
+    pub alpha: Score,
     /// The node's beta.
     pub beta: Score,
     /// Distance from the root.
@@ -319,6 +340,10 @@ pub trait Observer<G: FastPaths>: Default {
     /// A move of the node at `ply` that was never searched because of a cutoff.
     #[inline(always)]
     fn pruned(&mut self, _ply: usize, _m: G::Move) {}
+    /// The node at `step.ply` has just executed the line of the pseudocode `step.label` names (see [`Step`] and
+    /// [`crate::record::pseudocode`]). The search calls it only when [`Observer::ACTIVE`].
+    #[inline(always)]
+    fn step(&mut self, _step: Step<G::Move>) {}
 }
 
 /// The observer that watches nothing.

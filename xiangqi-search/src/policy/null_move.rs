@@ -1,6 +1,6 @@
 //! What a node tries before its moves: nothing, or the spec's null-move pruning (`nmp`).
 
-use super::{NodeKind, NullNode, NullPolicy, Observer, Search};
+use super::{Label, NodeKind, NullNode, NullPolicy, Observer, Search, Step};
 use crate::game::{GameTree, Score};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use std::marker::PhantomData;
@@ -53,7 +53,14 @@ impl<const R: i32> NullPolicy for NullMove<R> {
         if n.depth < R + 1 {
             return None;
         }
-        null_search(s, n.depth - R - 1, n.beta, n.ply, n.null_ok).map(|_| n.beta)
+        let cut = null_search(s, n.depth - R - 1, &n).map(|_| n.beta);
+        if cut.is_some() {
+            s.step(|s| {
+                Step::at(Label::NullCutoff, n.ply, n.depth, n.alpha, n.beta, s.game().first_player_to_move())
+                    .value(n.beta)
+            });
+        }
+        cut
     }
 }
 
@@ -73,16 +80,11 @@ impl<P: NullPolicy> NullPolicy for DynamicNull<P> {
     }
 }
 
-/// The null-move search shared by [`NullMove`] and [`crate::VerifiedNullMove`]: `Some(score)` when passing and searching
-/// `child_depth` still fails high.
+/// The null-move search shared by [`NullMove`] and [`crate::VerifiedNullMove`]: `Some(score)` when passing at the
+/// node `n` and searching `child_depth` still fails high.
 #[inline(always)]
-pub(crate) fn null_search<S: Search>(
-    s: &mut S,
-    child_depth: i32,
-    beta: Score,
-    ply: usize,
-    null_ok: bool,
-) -> Option<Score> {
+pub(crate) fn null_search<S: Search>(s: &mut S, child_depth: i32, n: &NullNode) -> Option<Score> {
+    let (beta, ply, null_ok) = (n.beta, n.ply, n.null_ok);
     if !null_ok || s.game().in_check() || !s.game().null_move_allowed() {
         return None;
     }
@@ -92,6 +94,9 @@ pub(crate) fn null_search<S: Search>(
     s.observer().enter(ply + 1, -beta, -beta + 1, child_depth, NodeKind::Null);
     let score = -s.negamax(child_depth, -beta, -beta + 1, ply + 1, false);
     s.unpass();
+    if <S::W as Observer<S::G>>::ACTIVE && !s.stopped() {
+        s.step(|s| Step::at(Label::Null, ply, n.depth, n.alpha, beta, s.game().first_player_to_move()).value(score));
+    }
     if s.stopped() || score < beta {
         return None;
     }

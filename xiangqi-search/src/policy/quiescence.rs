@@ -1,6 +1,6 @@
 //! What a node at the horizon returns: the static evaluation, or quiescence search (the spec's `qs`).
 
-use super::{Exit, LeafPolicy, NodeKind, Observer, Search};
+use super::{Exit, Label, LeafPolicy, NodeKind, Observer, Search, Step};
 use crate::game::{FastPaths, GameTree, Score, MAX_PLY};
 use crate::movepick::MovePicker;
 use crate::registry::{Group, Reach, Technique, TechniqueId};
@@ -31,11 +31,27 @@ pub struct StaticLeaf;
 impl LeafPolicy for StaticLeaf {
     const NAME: &'static str = "static";
     #[inline(always)]
-    fn leaf<S: Search>(s: &mut S, _: Score, _: Score, ply: usize) -> Score {
+    fn leaf<S: Search>(s: &mut S, alpha: Score, beta: Score, ply: usize) -> Score {
         let v = s.evaluate();
+        s.step(|s| leaf_step(s, alpha, beta, ply, Some(v)));
         s.observer().leave(ply, v, Exit::Value);
         v
     }
+}
+
+/// The `leaf` step of the node at `ply` (window `[alpha, beta]` and value `v` for the side to move), in the view
+/// of the node function that called the leaf policy: the first player's for the two-sided form.
+fn leaf_step<S: Search>(
+    s: &S,
+    alpha: Score,
+    beta: Score,
+    ply: usize,
+    v: Option<Score>,
+) -> Step<<S::G as GameTree>::Move> {
+    let first = s.game().first_player_to_move();
+    let flip = s.two_sided() && !first;
+    let (a, b, v) = if flip { (-beta, -alpha, v.map(|v| -v)) } else { (alpha, beta, v) };
+    Step { value: v, ..Step::at(Label::Leaf, ply, 0, a, b, first) }
 }
 
 /// Quiescence search: captures only, with stand pat (the side to move may decline every capture), captures
@@ -47,6 +63,7 @@ impl LeafPolicy for Quiescence {
     const NAME: &'static str = "qs";
     #[inline(always)]
     fn leaf<S: Search>(s: &mut S, alpha: Score, beta: Score, ply: usize) -> Score {
+        s.step(|s| leaf_step(s, alpha, beta, ply, None));
         quiesce(s, alpha, beta, ply, qs_evasions::MAX_EVASION_NODES)
     }
 }
@@ -73,12 +90,17 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize, evas
     if s.enter_quiescence(ply) {
         return 0;
     }
+    s.step(|s| Step::at(Label::QsEnter, ply, 0, alpha, beta, s.game().first_player_to_move()));
     // Hook: with quiescence evasions on, a node in check searches its evasions instead of standing pat.
     if QsEvasions::on(s) && evasions_left > 0 && ply < MAX_PLY - 1 && s.game().in_check() {
         return evasions(s, alpha, beta, ply, evasions_left - 1);
     }
     let stand_pat = s.evaluate_in_window(alpha, beta);
+    s.step(|s| Step::at(Label::StandPat, ply, 0, alpha, beta, s.game().first_player_to_move()).value(stand_pat));
     if stand_pat >= beta || ply >= MAX_PLY - 1 {
+        s.step(|s| {
+            Step::at(Label::StandPatCutoff, ply, 0, alpha, beta, s.game().first_player_to_move()).value(stand_pat)
+        });
         s.observer().leave(ply, stand_pat, Exit::StandPat);
         return stand_pat;
     }
@@ -115,6 +137,7 @@ fn quiesce<S: Search>(s: &mut S, mut alpha: Score, beta: Score, ply: usize, evas
             break;
         }
     }
+    s.step(|s| Step::at(Label::QsReturn, ply, 0, alpha, beta, s.game().first_player_to_move()).value(best).best(best));
     s.observer().leave(ply, best, exit);
     best
 }
@@ -157,6 +180,10 @@ fn search_child<S: Search>(
     ply: usize,
     evasions_left: u32,
 ) -> bool {
+    // (Folds to `false` for an ordinary search, like every step below.)
+    let first = <S::W as Observer<S::G>>::ACTIVE && s.game().first_player_to_move();
+    let (a, b) = (*alpha, *best);
+    s.step(|_| Step::at(Label::QsNext, ply, 0, a, beta, first).best(b).with_move(m));
     s.observer().edge(ply, Some(m));
     s.make(m);
     s.stats().quiescence_nodes += 1;
@@ -167,11 +194,19 @@ fn search_child<S: Search>(
         // The search's results are thrown away: leave the node as a cutoff would.
         return true;
     }
+    let at = |label, a: Score, b: Score| Step::at(label, ply, 0, a, beta, first).value(score).best(b).with_move(m);
+    let (a, b) = (*alpha, *best);
+    s.step(|_| at(Label::QsReturned, a, b));
     if score > *best {
         *best = score;
+        s.step(|_| at(Label::QsBest, a, score));
         if score > *alpha {
             *alpha = score;
-            return score >= beta;
+            s.step(|_| at(Label::QsAlpha, score, score));
+            if score >= beta {
+                s.step(|_| at(Label::QsCutoff, score, score));
+                return true;
+            }
         }
     }
     false

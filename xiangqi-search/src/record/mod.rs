@@ -28,14 +28,33 @@
 //! ```
 
 use crate::game::{Evaluator, FastPaths, Score};
-use crate::policy::{Exit, NodeKind, Observer};
+use crate::policy::{Exit, Label, NodeKind, Observer, Step};
 
 mod dot;
+mod explain;
+pub mod pseudocode;
+mod search;
+mod text;
 
 pub use dot::{score_label, DotOptions, View};
+pub use explain::{Cutoff, Explanation, Sides};
+pub use search::{record, record_tree, RecordError, RecordOptions, Recording};
+pub use text::trace_text;
 
 /// How many nodes a [`Recorder`] keeps by default; the search goes on beyond, only counting what it does not keep.
 pub const DEFAULT_CAPACITY: usize = 200_000;
+
+/// How many line-level steps a [`Recorder`] keeps by default; past that it only counts them.
+pub const DEFAULT_TRACE_CAPACITY: usize = 200_000;
+
+/// One step of a recorded trace: the line-level event and the recorded node that emitted it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceStep<M> {
+    /// The event.
+    pub step: Step<M>,
+    /// The node (an index into [`Recorder::nodes`]), `None` when the node was not kept.
+    pub node: Option<usize>,
+}
 
 /// How a node was reached from its parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +125,8 @@ pub struct Node<M> {
     /// The static value of a node that was never searched, for the side to move (set by [`Recorder::fill_pruned`]
     /// on pruned leaves).
     pub static_value: Option<Score>,
+    /// For a move pruned by a cutoff: the cutoff (see [`Recorder::explain`]).
+    pub cutoff: Option<Cutoff>,
 }
 
 impl<M> Node<M> {
@@ -135,6 +156,9 @@ struct Frame<M> {
     pending: Option<Edge<M>>,
     /// The last move entered (PVS and LMR search the same move again without announcing it).
     last: Option<Edge<M>>,
+    /// The bound the node last moved (the `alpha` or `beta` step), and its cutoff once it has one.
+    bound: Option<Label>,
+    cutoff: Option<Cutoff>,
 }
 
 /// The observer that records the searched tree (see the [module](self) documentation).
@@ -149,6 +173,9 @@ pub struct Recorder<M> {
     capacity: usize,
     dropped: u64,
     unbalanced: u64,
+    trace: Vec<TraceStep<M>>,
+    trace_capacity: usize,
+    trace_dropped: u64,
 }
 
 impl<M: Copy> Default for Recorder<M> {
@@ -160,6 +187,11 @@ impl<M: Copy> Default for Recorder<M> {
 impl<M: Copy> Recorder<M> {
     /// A recorder keeping at most `capacity` nodes (at least one).
     pub fn with_capacity(capacity: usize) -> Self {
+        Recorder::with_capacities(capacity, DEFAULT_TRACE_CAPACITY)
+    }
+
+    /// A recorder keeping at most `capacity` nodes (at least one) and `trace_capacity` line-level steps.
+    pub fn with_capacities(capacity: usize, trace_capacity: usize) -> Self {
         Recorder {
             nodes: Vec::new(),
             roots: Vec::new(),
@@ -167,7 +199,20 @@ impl<M: Copy> Recorder<M> {
             capacity: capacity.max(1),
             dropped: 0,
             unbalanced: 0,
+            trace: Vec::new(),
+            trace_capacity,
+            trace_dropped: 0,
         }
+    }
+
+    /// The kept line-level steps, in the order the search executed them (see [`Step`] and [`pseudocode`]).
+    pub fn trace(&self) -> &[TraceStep<M>] {
+        &self.trace
+    }
+
+    /// Steps that were not kept (past the trace's capacity).
+    pub fn trace_dropped(&self) -> u64 {
+        self.trace_dropped
     }
 
     /// The kept nodes; a node's parent always comes before it.
@@ -250,7 +295,16 @@ impl<M: Copy> Recorder<M> {
             return (None, anchor);
         }
         let id = self.nodes.len();
-        self.nodes.push(Node { parent, ply, edge, state, children: Vec::new(), omitted: 0, static_value: None });
+        self.nodes.push(Node {
+            parent,
+            ply,
+            edge,
+            state,
+            children: Vec::new(),
+            omitted: 0,
+            static_value: None,
+            cutoff: None,
+        });
         match parent {
             Some(p) => self.nodes[p].children.push(id),
             None => self.roots.push(id),
@@ -295,6 +349,9 @@ impl<M: Copy> Recorder<M> {
             capacity: self.capacity,
             dropped,
             unbalanced: self.unbalanced,
+            trace: self.trace.iter().filter(|t| t.node.map_or(true, |n| n < keep)).copied().collect(),
+            trace_capacity: self.trace_capacity,
+            trace_dropped: self.trace_dropped,
         }
     }
 
@@ -380,6 +437,7 @@ impl<M: Copy> Recorder<M> {
                 children: Vec::new(),
                 omitted: 0,
                 static_value: None,
+                cutoff: None,
             });
             self.nodes[id].children.push(child);
             eval.on_make(g, m);
@@ -419,7 +477,7 @@ impl<G: FastPaths> Observer<G> for Recorder<G::Move> {
         };
         let visit = Visit { kind, alpha, beta, depth, value: None, exit: None };
         let (id, anchor) = self.add(ply, edge, State::Searched(visit));
-        self.stack.push(Frame { id, anchor, ply, pending: None, last: None });
+        self.stack.push(Frame { id, anchor, ply, pending: None, last: None, bound: None, cutoff: None });
     }
 
     fn edge(&mut self, ply: usize, m: Option<G::Move>) {
@@ -459,6 +517,38 @@ impl<G: FastPaths> Observer<G> for Recorder<G::Move> {
             self.unbalanced += 1;
         }
         let child_ply = top.ply + 1;
-        self.add(child_ply, Edge::Move(m), State::Pruned(PruneReason::Cutoff));
+        let cutoff = top.cutoff;
+        if let (Some(id), _) = self.add(child_ply, Edge::Move(m), State::Pruned(PruneReason::Cutoff)) {
+            self.nodes[id].cutoff = cutoff;
+        }
+    }
+
+    fn step(&mut self, step: Step<G::Move>) {
+        let Some(top) = self.stack.last_mut() else {
+            self.unbalanced += 1;
+            return;
+        };
+        match step.label {
+            Label::Alpha | Label::Beta | Label::QsAlpha => top.bound = Some(step.label),
+            Label::Cutoff | Label::QsCutoff => {
+                let child = top.id.and_then(|id| self.nodes[id].children.last().copied());
+                top.cutoff = top.id.map(|node| Cutoff {
+                    node,
+                    child,
+                    value: step.value.unwrap_or(0),
+                    alpha: step.alpha,
+                    beta: step.beta,
+                    first_to_move: step.first_to_move,
+                    lowered_beta: top.bound == Some(Label::Beta),
+                });
+            }
+            _ => {}
+        }
+        let node = top.id;
+        if self.trace.len() < self.trace_capacity {
+            self.trace.push(TraceStep { step, node });
+        } else {
+            self.trace_dropped += 1;
+        }
     }
 }

@@ -71,7 +71,7 @@ impl NullPolicy for VerifiedNullMove {
         }
         let (r, verify_depth) =
             (p.get(Self::BASE_REDUCTION) + n.depth / p.get(Self::DEPTH_PER_REDUCTION), p.get(Self::VERIFY_DEPTH));
-        let score = null_search(s, (n.depth - r - 1).max(0), n.beta, n.ply, n.null_ok)?;
+        let score = null_search(s, (n.depth - r - 1).max(0), &n)?;
         let score = if score >= MATE_BOUND { n.beta } else { score };
         if n.depth < verify_depth {
             return Some(score);
