@@ -86,7 +86,8 @@ fn failure(target: &str, s: &Settings, case: u64, what: &str) -> String {
     )
 }
 
-/// Ends the process when a case makes no progress for three minutes (a hung engine would hang the test run).
+/// Ends the process when a case makes no progress for three minutes times `XIANGQI_TEST_TIME_SCALE` (a hung engine
+/// would hang the test run).
 fn watchdog(progress: Arc<AtomicU64>, label: &'static str) {
     std::thread::spawn(move || {
         let mut last = (progress.load(Ordering::Relaxed), Instant::now());
@@ -95,7 +96,7 @@ fn watchdog(progress: Arc<AtomicU64>, label: &'static str) {
             let now = progress.load(Ordering::Relaxed);
             if now != last.0 {
                 last = (now, Instant::now());
-            } else if last.1.elapsed() > Duration::from_secs(180) {
+            } else if last.1.elapsed() > fuzz_driver::time_scale::scaled(Duration::from_secs(180)) {
                 eprintln!("{label}: no progress for three minutes at case {now}; the engine hangs");
                 std::process::exit(3);
             }

@@ -7,8 +7,12 @@
 //! time (an engine that never answers) is tens of times what the answers take.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 use xiangqi_core::record::{read_pgn, GameRecord, ReadOptions};
+
+#[path = "support/time_scale.rs"]
+mod time_scale;
 
 const XQ: &str = env!("CARGO_BIN_EXE_xiangqi");
 
@@ -49,6 +53,43 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
 
 fn run(args: &[&str]) -> Output {
     Command::new(XQ).arg("match").args(args).output().unwrap()
+}
+
+/// [`run`], killed and failed when it takes longer than `limit`: a runner that waited on a hung engine forever
+/// would otherwise hang the test.
+fn run_within(args: &[&str], limit: Duration) -> Output {
+    let dir = std::env::temp_dir().join(format!("xiangqi-match-within-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
+    let mut child = Command::new(XQ)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("xiangqi match {args:?} still running after {limit:?}: killed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = Output { status, stdout: std::fs::read(&out_path).unwrap(), stderr: std::fs::read(&err_path).unwrap() };
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// The runner's `--timeout` for engines that answer (this binary at 500 nodes a move, or a fake that answers at
+/// once): far above what they take, times `XIANGQI_TEST_TIME_SCALE`.
+fn answer_timeout() -> String {
+    format!("{}", (60.0 * time_scale::factor()).ceil())
 }
 
 /// The JSON summary: the last line of standard output.
@@ -205,7 +246,7 @@ fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
     ];
     for (name, path, reason) in cases {
         let pgn = dir.join(format!("{name}.pgn"));
-        let s = against_fake_json(&path, name, &pgn, &["--timeout", "60", "--games", "4"]);
+        let s = against_fake_json(&path, name, &pgn, &["--timeout", &answer_timeout(), "--games", "4"]);
         assert_eq!((s["games"].as_u64(), s["wins"].as_u64()), (Some(4), Some(4)), "{name}: {s}");
         assert_eq!(s["reasons"][reason], 4, "{name}: {s}");
         assert_eq!(s["draw_claims"], 0, "{name}: {s}");
@@ -223,11 +264,20 @@ fn illegal_moves_crashes_and_hangs_lose_without_stopping_the_match() {
             assert!(s["restarts"].as_u64().unwrap() >= 3, "{name}: {s}");
         }
     }
-    // The sleeper never answers `go`: it loses on the timeout, 5 s here, which bounds nothing else that waits (the
-    // handshakes and the 500-node moves of this binary take milliseconds).
+    // The sleeper never answers `go`: it loses on the runner's timeout, its own (5 s times the scale), which bounds
+    // nothing else that waits (the handshakes and the 500-node moves of this binary take milliseconds). The match
+    // itself must end well within the test's own limit, or the runner waited on the hung engine.
     let hang = fake_engine(&dir, "hang", ":");
     let pgn = dir.join("hang.pgn");
-    let s = against_fake_json(&hang, "hang", &pgn, &["--timeout", "5", "--games", "2"]);
+    let hang_timeout = 5.0 * time_scale::factor();
+    let (ours, theirs) = (format!("cmd={XQ}"), format!("cmd={hang}"));
+    let timeout = format!("{hang_timeout}");
+    let args = ["--engine", &ours, "name=engine", "--engine", &theirs, "name=hang", "--timeout", &timeout]
+        .into_iter()
+        .chain(["--games", "2", "--nodes", "500", "--pgn", pgn.to_str().unwrap(), "--json"])
+        .collect::<Vec<_>>();
+    let limit = Duration::from_secs_f64(2.0 * hang_timeout + 60.0 * time_scale::factor());
+    let s = summary(&run_within(&args, limit));
     assert_eq!((s["games"].as_u64(), s["wins"].as_u64()), (Some(2), Some(2)), "{s}");
     assert_eq!(s["reasons"]["timeout"], 2, "{s}");
     assert!(s["restarts"].as_u64().unwrap() >= 1, "{s}");
@@ -292,7 +342,7 @@ fn an_engine_that_dies_between_moves_loses() {
     let on_go = format!("printf '%s\\ngo depth 1\\n' \"$pos\" | {XQ} | grep -m1 '^bestmove'; exit 7");
     let fake = fake_engine(&dir, "movecrash", &on_go);
     let pgn = dir.join("movecrash.pgn");
-    let s = against_fake_json(&fake, "movecrash", &pgn, &["--timeout", "60", "--games", "2"]);
+    let s = against_fake_json(&fake, "movecrash", &pgn, &["--timeout", &answer_timeout(), "--games", "2"]);
     assert_eq!((s["games"].as_u64(), s["wins"].as_u64()), (Some(2), Some(2)), "{s}");
     assert_eq!(s["reasons"]["crash"], 2, "{s}");
     // Each game has the fake's one move after the opening, and the engine's answers to it.

@@ -105,7 +105,7 @@ fn ucci_handshake_search_bans_and_bye() {
     assert!(e.within(|l| l.starts_with("info string error")).last().unwrap().contains("not a number"));
     e.send("quit");
     e.within(|l| l == "bye");
-    let end = Instant::now() + Duration::from_secs(5);
+    let end = Instant::now() + engine_process::time_scale::scaled(Duration::from_secs(5));
     while e.child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < end, "the engine did not exit after bye");
         std::thread::sleep(Duration::from_millis(10));

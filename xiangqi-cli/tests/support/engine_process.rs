@@ -7,6 +7,10 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
+/// The scale of every timeout (`XIANGQI_TEST_TIME_SCALE`), applied by [`Engine::until`].
+#[path = "time_scale.rs"]
+pub mod time_scale;
+
 /// The engine process with its input and a channel of its output lines.
 pub struct Engine {
     pub child: Child,
@@ -17,7 +21,13 @@ pub struct Engine {
 impl Engine {
     /// The binary run without arguments: it speaks UCI.
     pub fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// The binary run with `args` (e.g. `uci --params FILE`).
+    pub fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -48,9 +58,10 @@ impl Engine {
         self.stdin.flush().unwrap();
     }
 
-    /// Lines up to and including the first that satisfies `done`; panics after `timeout`.
+    /// Lines up to and including the first that satisfies `done`; panics after `timeout` (times the scale of
+    /// `XIANGQI_TEST_TIME_SCALE`).
     pub fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let end = Instant::now() + timeout;
+        let end = Instant::now() + time_scale::scaled(timeout);
         let mut seen = Vec::new();
         loop {
             let left = end.saturating_duration_since(Instant::now());

@@ -15,8 +15,13 @@ use std::time::{Duration, Instant};
 use xiangqi_cli::uci::{Output, Uci};
 use xiangqi_core::Position;
 
-/// How long a `go depth 1` may take to answer on a loaded machine before the engine counts as hung.
+/// How long a `go depth 1` may take to answer on a loaded machine before the engine counts as hung (times the scale
+/// of `XIANGQI_TEST_TIME_SCALE`).
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The scale of every timeout (`XIANGQI_TEST_TIME_SCALE`).
+#[path = "time_scale.rs"]
+pub mod time_scale;
 
 /// The engine's output: bytes in, whole lines out.
 struct LineSink {
@@ -225,7 +230,7 @@ impl Driver {
         if let Some(l) = seen.into_iter().find(|l| matches!(l, Line::BestMove(..) | Line::NoBestMove)) {
             return Ok(l);
         }
-        let end = Instant::now() + ANSWER_TIMEOUT;
+        let end = Instant::now() + time_scale::scaled(ANSWER_TIMEOUT);
         loop {
             match self.rx.recv_timeout(end.saturating_duration_since(Instant::now())) {
                 Ok(text) => {
