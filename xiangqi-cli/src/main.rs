@@ -395,3 +395,8 @@ fn show(fen: &str) -> CmdResult {
     }
     Ok(())
 }
+
+// The Kubernetes manifests' command lines, parsed by `Cli` (visible only here).
+#[cfg(test)]
+#[path = "../tests/k8s/manifests.rs"]
+mod k8s_manifests;
