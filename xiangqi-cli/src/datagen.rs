@@ -158,7 +158,7 @@ fn play_game(work: &Work, engine: &mut SearchEngine<EvalChoice>, rng: &mut StdRn
 pub fn run(a: &DatagenArgs) -> CmdResult {
     match a.shard.shard()? {
         Some(shard) => run_shard(a, shard),
-        None => generate(a, &a.out, a.positions, a.seed),
+        None => generate(a, &a.out, &a.out, a.positions, a.seed),
     }
 }
 
@@ -176,7 +176,8 @@ fn run_shard(a: &DatagenArgs, shard: crate::shard::Shard) -> CmdResult {
     let _ = std::fs::remove_file(&tmp);
     let part = shard.part(a.positions);
     let seed = shard::shard_seed(a.seed, shard.index);
-    if let Err(e) = generate(a, &tmp, part.end - part.start, seed) {
+    let name = dir.join(shard.data_name("datagen"));
+    if let Err(e) = generate(a, &tmp, &name, part.end - part.start, seed) {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
@@ -199,14 +200,15 @@ fn run_shard(a: &DatagenArgs, shard: crate::shard::Shard) -> CmdResult {
     Ok(())
 }
 
-/// Plays games into the data file `out` until it holds `target` records, the workers' games seeded from `seed`.
-fn generate(a: &DatagenArgs, out: &Path, target: u64, seed: u64) -> CmdResult {
+/// Plays games into the data file `out` until it holds `target` records, the workers' games seeded from `seed`;
+/// messages name the file `shown` (a shard's final name, not its temporary one).
+fn generate(a: &DatagenArgs, out: &Path, shown: &Path, target: u64, seed: u64) -> CmdResult {
     let variant: VariantConfig = xiangqi_cli::uci::DEFAULT_VARIANT.parse().map_err(|e| format!("{e}"))?;
     // The network first: a missing one is an error before any file is touched.
     let eval = a.eval.choice()?;
     let (mut file, start_count) = open_data(out)?;
     if start_count >= target {
-        eprintln!("{} already holds {start_count} records (target {target})", out.display());
+        eprintln!("{} already holds {start_count} records (target {target})", shown.display());
         return Ok(());
     }
     let work = Work {
@@ -242,7 +244,7 @@ fn generate(a: &DatagenArgs, out: &Path, target: u64, seed: u64) -> CmdResult {
     let started = Instant::now();
     let mut last = Instant::now();
     let (mut count, mut games) = (start_count, 0u64);
-    let name = out.display().to_string();
+    let name = shown.display().to_string();
     let mut failure = None;
     while let Ok(data) = rx.recv() {
         let n = (data.len() / RECORD_BYTES) as u64;

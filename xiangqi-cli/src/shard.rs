@@ -8,14 +8,15 @@
 //! A shard writes into the directory `--out DIR`: its data (`datagen-IIIII.bin`, or `match-IIIII.pgn`) under a
 //! temporary name that holds the process id, renamed when complete, then its manifest (`datagen-IIIII.json` or
 //! `match-IIIII.json`, a [`Manifest`]: counts, the data's SHA-256, for a match W/D/L and the pentanomial pairs), also
-//! written under a temporary name and renamed. A shard with a manifest is finished; a shard without one is not, and
+//! written under a temporary name and renamed. A run killed mid-write leaves its temporary file; the shard's next
+//! run, and `xiangqi merge` once the shard is finished, remove it. A shard with a manifest is finished; a shard without one is not, and
 //! running it again is always safe (two runs of the same shard write the same bytes, and each renames its own
 //! temporary file).
 //!
 //! `xiangqi merge --dir DIR --shards N` checks every manifest against its data file and joins them in shard order:
 //! datagen files concatenated under one header, match results summed. A bad shard (no manifest, a data file truncated
-//! or corrupt, a checksum that does not match, an index out of range) is an error naming the shard; nothing is
-//! deleted, so the good shards are kept and only the bad ones need running again.
+//! or corrupt, a checksum that does not match, an index out of range) is an error naming the shard; nothing but
+//! stale temporaries is deleted, so the good shards are kept and only the bad ones need running again.
 
 use crate::CmdResult;
 use serde::{Deserialize, Serialize};
@@ -165,9 +166,28 @@ pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Stri
     })
 }
 
-/// The temporary name a shard's data is written under in `dir` before [`finish`] renames it.
+/// The temporary name a shard's data is written under in `dir` before [`finish`] renames it. The temporaries of
+/// the same shard left by an earlier run (a process killed mid-write: another process id) are removed first.
 pub fn temp_path(dir: &Path, shard: Shard, kind: &str) -> PathBuf {
+    remove_temporaries(dir, shard, kind);
     dir.join(format!(".{}.tmp.{}", shard.data_name(kind), std::process::id()))
+}
+
+/// Removes the temporary files of `shard` in `dir` (its data's and its manifest's, `.NAME.tmp.PID`) written by
+/// other processes than this one: what a run killed mid-write leaves behind. Errors are ignored (another run of
+/// the same shard may have removed them first).
+pub fn remove_temporaries(dir: &Path, shard: Shard, kind: &str) {
+    let prefixes = [format!(".{}.tmp.", shard.data_name(kind)), format!(".{}.tmp.", shard.manifest_name(kind))];
+    let own = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let stale = prefixes.iter().any(|p| name.strip_prefix(p.as_str()).is_some_and(|pid| pid != own));
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Renames a shard's complete temporary data file into place and writes its manifest (the data first, so a manifest
@@ -361,6 +381,11 @@ pub fn merge(a: &MergeArgs) -> CmdResult {
             c.manifest.shard, c.manifest.run_seed, good[0].manifest.run_seed
         )
         .into());
+    }
+    // Every shard merged is finished: a temporary of it is what a run killed mid-write left behind.
+    for c in &good {
+        let kind = &c.manifest.kind;
+        remove_temporaries(&a.dir, Shard { index: c.manifest.shard, count: c.manifest.shards }, kind);
     }
     if a.check {
         println!("{}", serde_json::json!({"kind": kinds.first(), "shards": upto, "checked": "all good"}));

@@ -145,3 +145,55 @@ fn match_shards_sum_to_the_whole_match() {
     assert!(e.contains("--games must be even"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A shard whose process was killed mid-write leaves `.datagen-IIIII.bin.tmp.PID` (and perhaps its manifest's
+/// temporary): the shard's next run removes its own, `xiangqi merge` those of every finished shard; and a shard
+/// reports its data under its final name, never the temporary one.
+#[test]
+fn stale_temporaries_are_removed_and_the_final_name_reported() {
+    let dir = temp("stale");
+    let d = dir.to_str().unwrap();
+    let stale = |i: u64| {
+        let data = dir.join(format!(".datagen-0000{i}.bin.tmp.4242424"));
+        let manifest = dir.join(format!(".datagen-0000{i}.json.tmp.4242425"));
+        std::fs::write(&data, b"XQDATA01partial").unwrap();
+        std::fs::write(&manifest, b"{").unwrap();
+        [data, manifest]
+    };
+    let temporaries = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".tmp."))
+            .collect();
+        names.sort();
+        names
+    };
+    // The shard's next run removes its own temporaries, not another shard's.
+    let [data1, manifest1] = stale(1);
+    let [data2, manifest2] = stale(2);
+    let out = xiangqi(
+        &["datagen", "--shard", "1", "--shards", "3", "--positions", "90", "--nodes", "200"]
+            .into_iter()
+            .chain(["--seed", "11", "--out", d])
+            .collect::<Vec<_>>(),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!data1.exists() && !manifest1.exists(), "shard 1's run removes its stale temporaries");
+    assert!(data2.exists() && manifest2.exists(), "another shard's temporaries are its own run's business");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let done = err.lines().find(|l| l.starts_with("datagen: done")).expect("the closing line");
+    assert!(done.contains(&format!("in {}", dir.join("datagen-00001.bin").display())), "{done}");
+    assert!(!err.contains(".tmp."), "the temporary name is not reported: {err}");
+    // Merge removes the temporaries of every finished shard.
+    for i in [0, 2] {
+        datagen_shard(&dir, i, 3);
+    }
+    stale(0);
+    stale(1);
+    assert_eq!(temporaries().len(), 4, "{:?}", temporaries());
+    let merged = dir.join("merged.bin");
+    ok(&["merge", "--dir", d, "--shards", "3", "--out", merged.to_str().unwrap()]);
+    assert_eq!(temporaries(), Vec::<String>::new());
+    std::fs::remove_dir_all(dir).unwrap();
+}
