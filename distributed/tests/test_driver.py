@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -66,28 +67,101 @@ def test_datagen_on_ray_gives_the_bytes_of_the_serial_shards(cluster, tmp_path, 
     assert merged.read_bytes() == serial(tmp_path_factory, DATAGEN)
 
 
-def test_a_worker_node_removed_mid_run_loses_and_duplicates_nothing(cluster, tmp_path, tmp_path_factory):
-    c, workers = cluster
-    removed = []
+def attempts(log):
+    """The attempts recorded in the driver's attempt log: dicts of shard, node, node_id, attempt, pid."""
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
 
-    def remove_one(i, r):
-        if not removed:
-            # Remove the worker node other than the one that just finished a shard: the one running the other shard
-            # in flight, which is then lost and retried; and give the cluster a fresh node.
-            victim = next(w for w in workers if w.node_id != r["node_id"])
-            workers.remove(victim)
-            c.remove_node(victim)
-            removed.append(victim)
+
+def temporaries(out):
+    """The temporary files in a shards' directory (`.datagen-IIIII.bin.tmp.PID` and the manifests')."""
+    return sorted(p.name for p in out.glob(".*.tmp.*"))
+
+
+def test_a_worker_node_removed_mid_write_loses_its_shard_to_another_node(cluster, tmp_path, tmp_path_factory):
+    c, workers = cluster
+    out = tmp_path / "d"
+    log = tmp_path / "attempts.jsonl"
+    target = 2  # the third shard: it starts when a first one has finished and freed a node
+    removed = {}
+
+    def remove_mid_write():
+        # Once the first attempt of shard `target` has written part of its temporary data file, remove its node
+        # (its process dies without grace). The fresh node is added on the main thread (Ray sets signal handlers).
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline and not removed:
+            first = next((a for a in attempts(log) if a["shard"] == target), None)
+            if first is not None:
+                for t in out.glob(f".datagen-{target:05}.bin.tmp.*"):
+                    try:
+                        size = t.stat().st_size
+                    except FileNotFoundError:
+                        continue
+                    if size > 8:
+                        victim = next(w for w in workers if w.node_id == first["node_id"])
+                        workers.remove(victim)
+                        c.remove_node(victim)
+                        removed.update(node_id=victim.node_id, temporary=t.name, size=size)
+                        return
+            time.sleep(0.005)
+
+    finished = {}
+
+    def done(i, res):
+        finished[i] = res
+        if removed and len(workers) < 2:
             workers.append(c.add_node(num_cpus=1))
 
+    watcher = threading.Thread(target=remove_mid_write, daemon=True)
+    watcher.start()
     merged = tmp_path / "all.bin"
-    r = run("datagen", BINARY, DATAGEN, str(tmp_path / "d"), SHARDS, max_in_flight=2, merged=str(merged),
-            progress=quiet, on_done=remove_one)
-    assert removed
+    r = run("datagen", BINARY, DATAGEN_LONG, str(out), SHARDS, max_in_flight=2, merged=str(merged),
+            attempt_log=str(log), progress=quiet, on_done=done)
+    watcher.join(timeout=5)
+    if len(workers) < 2:
+        workers.append(c.add_node(num_cpus=1))
+    tried = attempts(log)
+    assert removed, f"shard {target} was never caught mid-write: {tried}"
+    # The shard first started on the removed node ran again, and finished, on another node.
+    first = [a for a in tried if a["shard"] == target and a["attempt"] == 1]
+    assert len(first) == 1 and first[0]["node_id"] == removed["node_id"], tried
+    assert finished[target]["node_id"] != removed["node_id"], (finished[target], removed)
+    assert finished[target]["attempt"] >= 2, (finished[target], tried)
+    assert [a["attempt"] for a in tried if a["shard"] == target] == list(range(1, finished[target]["attempt"] + 1))
+    # Every shard finished once, on its last attempt; nothing lost or duplicated.
     assert r.failed == {}
     assert sorted(r.ran) == list(range(SHARDS)) and len(r.ran) == SHARDS
-    assert r.merged["records"] == 2400
-    assert merged.read_bytes() == serial(tmp_path_factory, DATAGEN)
+    for i in range(SHARDS):
+        assert finished[i]["attempt"] == max(a["attempt"] for a in tried if a["shard"] == i), i
+    assert r.merged["records"] == 6400
+    assert merged.read_bytes() == serial(tmp_path_factory, DATAGEN_LONG)
+    # The temporary file the killed process left is gone, and no other is left.
+    assert temporaries(out) == [], (removed, temporaries(out))
+
+
+def shard_processes(out):
+    """The ids of the processes whose command line names `out` (the shards of a driver writing there)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if str(out).encode() in cmdline and b"--shard" in cmdline:
+            pids.append(int(proc.name))
+    return pids
+
+
+def wait_until(condition, timeout, what):
+    """Polls `condition` every 50 ms until it holds; fails naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
 
 
 def test_a_killed_driver_started_again_resumes(cluster, tmp_path, tmp_path_factory):
@@ -103,8 +177,8 @@ def test_a_killed_driver_started_again_resumes(cluster, tmp_path, tmp_path_facto
             driver.kill()
             break
     driver.wait()
-    # A shard of the dead driver may finish in the moment before Ray ends its job's workers: let them end first.
-    time.sleep(2)
+    # A shard of the dead driver may finish in the moment before Ray ends its job's workers: wait until none runs.
+    wait_until(lambda: not shard_processes(out), 120, f"the dead driver's shards to end: {shard_processes(out)}")
     valid = {}
     for i in range(SHARDS):
         try:
@@ -201,3 +275,66 @@ def test_bad_inputs_name_the_shard_and_keep_the_good_ones(cluster, tmp_path, tmp
         assert (out / f"datagen-{i:05}.bin").stat().st_mtime_ns == mtime
     assert merged.read_bytes() == serial(tmp_path_factory, DATAGEN)
     shutil.rmtree(out)
+
+
+def driver(c, *args):
+    """The driver's command line, `python -m xiangqi_shards ARGS` on the test cluster: its exit code, its JSON line
+    (None when it printed none) and its standard error."""
+    proc = subprocess.run([sys.executable, "-m", "xiangqi_shards", *args[:1], "--address", c.address, *args[1:]],
+                          capture_output=True, text=True, timeout=900)
+    lines = proc.stdout.strip().splitlines()
+    return proc.returncode, (json.loads(lines[-1]) if lines else None), proc.stderr
+
+
+def test_the_command_line_merges_into_the_merged_file(cluster, tmp_path, tmp_path_factory):
+    c, _ = cluster
+    merged = tmp_path / "all.bin"
+    code, j, err = driver(c, "datagen", "--binary", BINARY, "--out", str(tmp_path / "d"), "--shards", str(SHARDS),
+                          "--max-in-flight", "2", "--merged", str(merged), "--", *DATAGEN)
+    assert code == 0, err
+    assert sorted(j["ran"]) == list(range(SHARDS)) and j["failed"] == {} and j["skipped"] == []
+    assert j["merged"]["records"] == 2400 and j["merged"]["out"] == str(merged)
+    assert merged.read_bytes() == serial(tmp_path_factory, DATAGEN)
+    # Run again: every shard is skipped, and the merged file is the same.
+    code, j, err = driver(c, "datagen", "--binary", BINARY, "--out", str(tmp_path / "d"), "--shards", str(SHARDS),
+                          "--merged", str(merged), "--", *DATAGEN)
+    assert code == 0, err
+    assert (j["ran"], j["skipped"]) == ([], list(range(SHARDS)))
+    assert merged.read_bytes() == serial(tmp_path_factory, DATAGEN)
+
+
+def test_the_command_line_stops_a_match_when_its_sprt_decides(cluster, tmp_path):
+    c, _ = cluster
+    shards = 20
+    sprt = ["elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"]
+    out = tmp_path / "m"
+    code, j, err = driver(c, "match", "--binary", BINARY, "--out", str(out), "--shards", str(shards),
+                          "--max-in-flight", "2", "--sprt", *sprt, "--", *engines("minimax"), "--games",
+                          str(2 * shards))
+    assert code == 0, err
+    assert j["merged"]["sprt"]["result"] in ("H0", "H1"), j
+    k = j["merged"]["shards"]
+    assert 0 < k < shards and j["cancelled"] and min(j["cancelled"]) >= k, j
+    again = subprocess.run([BINARY, "merge", "--dir", str(out), "--shards", str(shards), "--first", str(k),
+                            "--sprt", *sprt], check=True, capture_output=True, text=True).stdout
+    assert json.loads(again)["sprt"] == j["merged"]["sprt"]
+    assert "SPRT decided" in err
+
+
+def test_the_command_line_exits_1_when_a_shard_fails_and_2_on_bad_flags(cluster, tmp_path):
+    c, _ = cluster
+    code, j, err = driver(c, "datagen", "--binary", "/nonexistent/xiangqi", "--out", str(tmp_path / "d"),
+                          "--shards", "3", "--", *DATAGEN)
+    assert code == 1, err
+    assert sorted(j["failed"]) == ["0", "1", "2"] and j["merged"] is None, j
+    for i, msg in j["failed"].items():
+        assert msg.startswith(f"shard {i}: the xiangqi binary /nonexistent/xiangqi is missing"), msg
+    for args, says in [
+        (["datagen", "--binary", BINARY, "--out", str(tmp_path / "e"), "--shards", "0"], "--shards must be at least 1"),
+        (["datagen", "--binary", BINARY, "--out", str(tmp_path / "e"), "--shards", "2", "--sprt", "elo0=0"],
+         "--sprt is for a match"),
+        (["datagen", "--out", str(tmp_path / "e"), "--shards", "2"], "--binary"),
+    ]:
+        code, j, err = driver(c, *args)
+        assert (code, j) == (2, None), (args, err)
+        assert says in err, (args, err)

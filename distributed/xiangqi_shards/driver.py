@@ -110,10 +110,32 @@ def _prepare_child(niceness: Optional[int]) -> Callable[[], None]:
     return prepare
 
 
+def record_attempt(attempt_log: str, index: int, node: str, node_id: str) -> int:
+    """Appends this attempt of shard `index` (on `node`, Ray node `node_id`) to the JSON-lines file `attempt_log` and
+    returns its number, from 1 (one more than the lines of that shard already there: a shard's attempts follow one
+    another)."""
+    path = Path(attempt_log)
+    before = 0
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                before += json.loads(line).get("shard") == index
+            except ValueError:
+                pass
+    attempt = before + 1
+    line = json.dumps({"shard": index, "node": node, "node_id": node_id, "attempt": attempt, "pid": os.getpid()})
+    with open(path, "a") as f:  # one short write in append mode: lines of concurrent shards do not interleave
+        f.write(line + "\n")
+    return attempt
+
+
 def run_shard_command(binary: str, kind: str, args: List[str], out_dir: str, index: int, shards: int,
-                      niceness: Optional[int] = 0) -> dict:
-    """Runs one shard with the binary on this node and returns its manifest, the node and the seconds it took."""
+                      niceness: Optional[int] = 0, attempt_log: Optional[str] = None) -> dict:
+    """Runs one shard with the binary on this node and returns its manifest, the node and the seconds it took; with
+    `attempt_log`, each attempt is first recorded there (see `record_attempt`)."""
     node = socket.gethostname()
+    node_id = ray.get_runtime_context().get_node_id()
+    attempt = record_attempt(attempt_log, index, node, node_id) if attempt_log else None
     if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
         raise ShardError(f"shard {index}: the xiangqi binary {binary} is missing (or not executable) on node {node}")
     cmd = [binary, kind, *args, "--shard", str(index), "--shards", str(shards), "--out", out_dir]
@@ -123,8 +145,8 @@ def run_shard_command(binary: str, kind: str, args: List[str], out_dir: str, ind
         tail = " ".join(proc.stderr.strip().splitlines()[-3:])
         raise ShardError(f"shard {index}: `xiangqi {kind}` exited with {proc.returncode} on node {node}: {tail}")
     manifest = json.loads(proc.stdout.strip().splitlines()[-1])
-    node_id = ray.get_runtime_context().get_node_id()
-    return {"shard": index, "manifest": manifest, "node": node, "node_id": node_id, "seconds": time.monotonic() - start}
+    return {"shard": index, "manifest": manifest, "node": node, "node_id": node_id, "attempt": attempt,
+            "seconds": time.monotonic() - start}
 
 
 _remote_shard = ray.remote(num_cpus=1)(run_shard_command)
@@ -165,7 +187,7 @@ def merge(binary: str, out_dir: str, shards: int, first: Optional[int] = None, o
 
 def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, indices: Optional[List[int]] = None,
         max_in_flight: int = 4, max_retries: int = 3, sprt: Optional[List[str]] = None, merged: Optional[str] = None,
-        niceness: Optional[int] = 0,
+        niceness: Optional[int] = 0, attempt_log: Optional[str] = None,
         progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
         on_done: Optional[Callable[[int, dict], None]] = None) -> RunResult:
     """Runs the shards `indices` (default all) of a run of `shards` shards through Ray (already initialised).
@@ -173,7 +195,9 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
     Returns what was run, skipped, failed and cancelled; when every shard is valid, `merged` holds the JSON of
     `xiangqi merge` (with `--out merged`). With `sprt` (a match), the run stops when the SPRT over the finished
     prefix of shards decides. Each shard's process runs at `niceness` (None: Ray's worker niceness, 15).
-    `on_done(i, r)` is called as shard `i` finishes, with its manifest, node name, node id and seconds.
+    With `attempt_log` (a path every node sees), each attempt of a shard appends a line there (shard, node, Ray node
+    id, attempt number, process id) before it runs: the record of what ran where, retries included.
+    `on_done(i, r)` is called as shard `i` finishes, with its manifest, node name, node id, attempt and seconds.
     """
     if kind not in ("datagen", "match"):
         raise ValueError(f"kind {kind!r}: datagen or match")
@@ -223,7 +247,7 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
     while (queue or in_flight) and not decided:
         while queue and len(in_flight) < max_in_flight:
             i = queue.pop(0)
-            in_flight[task.remote(binary, kind, args, out_dir, i, shards, niceness)] = i
+            in_flight[task.remote(binary, kind, args, out_dir, i, shards, niceness, attempt_log)] = i
         ready, _ = ray.wait(list(in_flight), num_returns=1)
         for ref in ready:
             i = in_flight.pop(ref)
@@ -281,6 +305,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--sprt", nargs="+", default=None, metavar="KEY=VALUE", help="a match's SPRT: elo0=.. elo1=..")
     p.add_argument("--merged", default=None, help="the merged file (datagen data, or a match's PGN)")
     p.add_argument("--niceness", type=int, default=0, help="the shards' niceness (Ray's workers run at 15)")
+    p.add_argument("--attempt-log", default=None, metavar="FILE",
+                   help="append each attempt of a shard (shard, node, attempt number) to FILE, a path every node sees")
     p.epilog = "After --, the arguments of `xiangqi KIND` (all but --shard, --shards and --out)."
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -288,10 +314,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     rest = argv[cut + 1:]
     if a.shards < 1:
         p.error("--shards must be at least 1")
+    if a.sprt and a.kind != "match":
+        p.error("--sprt is for a match")
     ray.init(address=a.address, log_to_driver=False, include_dashboard=False if a.address is None else None)
     in_flight = a.max_in_flight or max(1, int(ray.cluster_resources().get("CPU", 1)))
     r = run(a.kind, a.binary, rest, a.out, a.shards, max_in_flight=in_flight, max_retries=a.max_retries,
-            sprt=a.sprt, merged=a.merged, niceness=a.niceness)
+            sprt=a.sprt, merged=a.merged, niceness=a.niceness, attempt_log=a.attempt_log)
     print(json.dumps({"ran": r.ran, "skipped": r.skipped, "failed": r.failed, "cancelled": r.cancelled,
                       "merged": r.merged, "seconds": round(r.seconds, 3)}), flush=True)
     return 1 if r.failed else 0
