@@ -80,6 +80,7 @@ fn one_row_per_technique_with_the_nodes_of_its_own_search() {
     assert!(rows[2]["node_ratio"].as_f64().unwrap() > 1.0 && rows[3]["node_ratio"].as_f64().unwrap() > 1.0);
     // The same run twice: the same counts (one thread, a cleared table per position).
     let again = ablate_json(&["--base", "pvs+qs+order+tt", "--depth", "3"]);
+    assert_eq!(again["rows"].as_array().unwrap().len(), rows.len(), "the same rows twice");
     for (a, b) in rows.iter().zip(again["rows"].as_array().unwrap()) {
         assert_eq!(a["positions"], b["positions"]);
     }
@@ -181,7 +182,9 @@ fn a_stopped_run_resumes_to_the_totals_of_an_uninterrupted_one() {
     // Started again: it continues where it stopped.
     let resumed = run(with_out(&split, &[]));
     let uninterrupted = run(with_out(&whole, &[]));
-    for (a, b) in resumed["rows"].as_array().unwrap().iter().zip(uninterrupted["rows"].as_array().unwrap()) {
+    let (resumed_rows, whole_rows) = (resumed["rows"].as_array().unwrap(), uninterrupted["rows"].as_array().unwrap());
+    assert_eq!((resumed_rows.len(), whole_rows.len()), (2, 2), "a row per pairing, rfp and razor");
+    for (a, b) in resumed_rows.iter().zip(whole_rows) {
         assert_eq!(a["games"], 8);
         for key in ["wins", "draws", "losses", "pentanomial", "reasons", "elo"] {
             assert_eq!(a[key], b[key], "{key}: {a} / {b}");

@@ -627,6 +627,9 @@ fn check_book_moves(case: &Case) -> Result<(), String> {
     let mut pos = start_position(case)?;
     let book: Vec<&str> = case.book.split_whitespace().collect();
     let ours = expand(case.moves);
+    if ours.len() < book.len() {
+        return Err(format!("the book has {} moves, the case's moves only {}", book.len(), ours.len()));
+    }
     for (i, (b, m)) in book.iter().zip(&ours).enumerate() {
         let mv = pos.parse_move(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
         let written = pos.wxf(mv);

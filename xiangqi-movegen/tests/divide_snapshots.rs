@@ -1,13 +1,36 @@
 //! `divide` at depth 2 as insta snapshots: a regression signature of the generator, move by move.
-//! A changed snapshot is a decision: review it against the perft totals before accepting it.
+//! A changed snapshot is a decision: review it against the perft totals before accepting it. Each total is also
+//! asserted against the published count of `shared/data/perft.txt` (the copy in `tests/data/perft.txt`, as the
+//! perft tests read it), and the moves against the legal move list, so a snapshot accepted blindly still fails.
 
 use xiangqi_core::{Position, START_FEN};
-use xiangqi_movegen::divide;
+use xiangqi_movegen::{divide, legal_moves};
+
+/// The published count of `fen` at the smallest depth the perft data file gives for it: (depth, count).
+fn published(fen: &str) -> (u32, u64) {
+    include_str!("data/perft.txt")
+        .lines()
+        .filter_map(|l| {
+            let parts: Vec<&str> = l.split(';').map(str::trim).collect();
+            (parts.len() == 3 && parts[0] == fen).then(|| (parts[1].parse().unwrap(), parts[2].parse().unwrap()))
+        })
+        .min()
+        .unwrap_or_else(|| panic!("no row for {fen} in tests/data/perft.txt"))
+}
 
 fn divide_text(fen: &str) -> String {
     let pos = Position::from_fen(fen).unwrap();
     let rows = divide(&pos, 2, 1);
     let total: u64 = rows.iter().map(|&(_, n)| n).sum();
+    // The total of the published depth (2, or the smallest the file has for this position).
+    let (depth, count) = published(fen);
+    let at_depth: u64 = if depth == 2 { total } else { divide(&pos, depth, 2).iter().map(|&(_, n)| n).sum() };
+    assert_eq!(at_depth, count, "the divide total of {fen} at depth {depth} against the published count");
+    let mut moves: Vec<String> = rows.iter().map(|(m, _)| m.to_string()).collect();
+    let mut legal: Vec<String> = legal_moves(&pos).iter().map(|m| m.to_string()).collect();
+    moves.sort();
+    legal.sort();
+    assert_eq!(moves, legal, "one row per legal move of {fen}");
     let mut s = format!("fen {fen}\ntotal {total}\n");
     for (m, n) in rows {
         s.push_str(&format!("{m}: {n}\n"));
