@@ -3,8 +3,8 @@
 //! position in the editor and steps through a recorded search, all on the real `xiangqi` binary and by clicks.
 //!
 //! The test needs Debian's `chromium` and `chromium-driver` packages (`chromium` and `chromedriver` on `PATH`).
-//! Without them it is skipped with a message, unless `XIANGQI_BROWSER_TESTS=required` (as `.ci/run` sets it), which
-//! makes their absence a failure. Every wait is for a condition in the page, with a generous timeout; no sleep is
+//! Without them it fails, naming what is missing; `XIANGQI_BROWSER_TESTS=skip` skips it (with or without them),
+//! with a line on the terminal that `cargo test` shows. Every wait is for a condition in the page, with a generous timeout; no sleep is
 //! an assertion.
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -21,8 +21,8 @@ use xiangqi_search::{Limits, RunSetup, VariantConfig};
 
 /// How long any one page condition may take to become true on a loaded machine.
 const WAIT: Duration = Duration::from_secs(30);
-/// How long a whole game against the engine may take.
-const GAME_WAIT: Duration = Duration::from_secs(60);
+/// How long a whole game against the engine may take (the engine's moves share two cores with other builds).
+const GAME_WAIT: Duration = Duration::from_secs(180);
 
 /// The spec's synthetic tree (the page's default in "Watch the search").
 const SPEC_TREE: &str = "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9 8) (6))))";
@@ -537,7 +537,13 @@ async fn watch_the_search(c: &Client, url: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_in_headless_chromium() {
-    let required = std::env::var("XIANGQI_BROWSER_TESTS").is_ok_and(|v| v == "required");
+    // Skipped only when told; the line is written to the terminal's standard error directly, past the test
+    // harness's capture, so that `cargo test` shows it.
+    if std::env::var("XIANGQI_BROWSER_TESTS").is_ok_and(|v| v == "skip") {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), "SKIPPED the browser test: XIANGQI_BROWSER_TESTS=skip");
+        return;
+    }
     let (chromium, driver) = match (on_path("chromium"), on_path("chromedriver")) {
         (Some(c), Some(d)) => (c, d),
         (c, d) => {
@@ -546,17 +552,11 @@ async fn the_page_in_headless_chromium() {
                 .filter(|m| m.1)
                 .map(|m| m.0)
                 .collect();
-            assert!(
-                !required,
-                "XIANGQI_BROWSER_TESTS=required but {} not found on PATH (apt-get install chromium chromium-driver)",
+            panic!(
+                "{} not found on PATH: apt-get install chromium chromium-driver, or set XIANGQI_BROWSER_TESTS=skip \
+                 to skip the browser test",
                 missing.join(" and ")
             );
-            eprintln!(
-                "SKIPPED the browser test: {} not found on PATH (install Debian's chromium and chromium-driver; \
-                 XIANGQI_BROWSER_TESTS=required makes this a failure)",
-                missing.join(" and ")
-            );
-            return;
         }
     };
     let begin = Instant::now();
