@@ -4,7 +4,7 @@
 
 use crate::board::{value_error, Board, Move};
 use crate::index::MoveIndex;
-use crate::planes::{self, encode_into, PLANES};
+use crate::planes::{self, encode_pieces, Pieces, PLANES};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -97,20 +97,17 @@ pub fn perft(py: Python<'_>, board: PyRef<'_, Board>, depth: u32, threads: usize
     }))
 }
 
-/// The positions of a sequence of boards or of a `Boards` batch, cloned under the GIL.
-fn positions(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
-    if let Ok(b) = boards.cast::<Boards>() {
-        return Ok(b.borrow().games.iter().map(|g| g.position().clone()).collect());
-    }
+/// The pieces of each board of a `Board` or a sequence of `Board`, read under the GIL (no position is copied).
+fn pieces_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Pieces>> {
     if let Ok(b) = boards.cast::<Board>() {
-        return Ok(vec![b.borrow().pos().clone()]);
+        return Ok(vec![Pieces::of(b.borrow().pos())]);
     }
     let mut out = Vec::with_capacity(boards.len().unwrap_or(0));
     for item in boards.try_iter()? {
         let item = item?;
         let b =
             item.cast::<Board>().map_err(|_| PyTypeError::new_err("encode takes Board objects or a Boards batch"))?;
-        out.push(b.borrow().pos().clone());
+        out.push(Pieces::of(b.borrow().pos()));
     }
     Ok(out)
 }
@@ -131,17 +128,18 @@ pub fn encode<'py>(
 ) -> PyResult<Bound<'py, PyArray4<u8>>> {
     if let Ok(b) = boards.cast::<Boards>() {
         let b = b.borrow();
-        return encode_with(py, &b.games, Game::position, relative, out);
+        return encode_with(py, &b.games, |g| Pieces::of(g.position()), relative, out);
     }
-    let positions = positions(boards)?;
-    encode_with(py, &positions, |p| p, relative, out)
+    let pieces = pieces_of(boards)?;
+    encode_with(py, &pieces, |p| *p, relative, out)
 }
 
-/// `encode` of `items`, each giving a position: into `out` (checked and cleared) or a new array, without the GIL.
+/// `encode` of `items`, each giving the pieces of a position: into `out` (checked and cleared) or a new array,
+/// without the GIL.
 fn encode_with<'py, T: Sync>(
     py: Python<'py>,
     items: &[T],
-    position: impl Fn(&T) -> &Position + Sync,
+    pieces: impl Fn(&T) -> Pieces + Sync,
     relative: bool,
     out: Option<Bound<'py, PyArray4<u8>>>,
 ) -> PyResult<Bound<'py, PyArray4<u8>>> {
@@ -166,10 +164,10 @@ fn encode_with<'py, T: Sync>(
             if items.len() >= 4096 {
                 flat.par_chunks_exact_mut(planes::SIZE)
                     .zip(items.par_iter())
-                    .for_each(|(chunk, item)| encode_into(position(item), relative, chunk));
+                    .for_each(|(chunk, item)| encode_pieces(&pieces(item), relative, chunk));
             } else {
                 for (chunk, item) in flat.chunks_exact_mut(planes::SIZE).zip(items) {
-                    encode_into(position(item), relative, chunk);
+                    encode_pieces(&pieces(item), relative, chunk);
                 }
             }
         });

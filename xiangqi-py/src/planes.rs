@@ -7,7 +7,7 @@
 //! move the board is flipped (ranks mirrored), so the side to move always plays up the board: a position with
 //! Black to move and its colour-flipped twin with Red to move then have the same planes 0-13.
 
-use xiangqi_core::{Color, PieceKind, Position, Square};
+use xiangqi_core::{Bitboard, Color, PieceKind, Position, Square};
 
 /// Planes per position.
 pub const PLANES: usize = 15;
@@ -16,23 +16,48 @@ pub const PLANE: usize = Square::NUM;
 /// Bytes per position.
 pub const SIZE: usize = PLANES * PLANE;
 
+/// What the planes show of a position: where each piece stands and who is to move (a few hundred bytes, copied
+/// out of a position cheaply, without its history).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pieces {
+    /// The squares of each side's pieces, by [`Color::index`] and [`PieceKind::index`].
+    pub bitboards: [[Bitboard; PieceKind::NUM]; 2],
+    /// The side to move.
+    pub turn: Color,
+}
+
+impl Pieces {
+    /// The pieces of `pos`.
+    #[inline]
+    pub fn of(pos: &Position) -> Pieces {
+        let side = |c| PieceKind::ALL.map(|k| pos.pieces(c, k));
+        Pieces { bitboards: [side(Color::Red), side(Color::Black)], turn: pos.turn() }
+    }
+}
+
 /// Writes the planes of `pos` into `out` (at least [`SIZE`] bytes, all zero on entry).
 #[inline]
 pub fn encode_into(pos: &Position, relative: bool, out: &mut [u8]) {
+    encode_pieces(&Pieces::of(pos), relative, out);
+}
+
+/// [`encode_into`] from the pieces of a position.
+#[inline]
+pub fn encode_pieces(pieces: &Pieces, relative: bool, out: &mut [u8]) {
     let out = &mut out[..SIZE];
-    let flip = relative && pos.turn() == Color::Black;
-    let first = if relative { pos.turn() } else { Color::Red };
+    let flip = relative && pieces.turn == Color::Black;
+    let first = if relative { pieces.turn } else { Color::Red };
     for color in Color::ALL {
         let base = if color == first { 0 } else { PieceKind::NUM };
         for kind in PieceKind::ALL {
             let plane = (base + kind.index()) * PLANE;
-            for sq in pos.pieces(color, kind) {
+            for sq in pieces.bitboards[color.index()][kind.index()] {
                 let sq = if flip { sq.flip_rank() } else { sq };
                 out[plane + sq.index()] = 1;
             }
         }
     }
-    if pos.turn() == Color::Red {
+    if pieces.turn == Color::Red {
         out[14 * PLANE..15 * PLANE].fill(1);
     }
 }
