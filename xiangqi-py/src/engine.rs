@@ -11,8 +11,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 use xiangqi_core::Position;
 use xiangqi_eval::EvalChoice;
-use xiangqi_search::record::{DotOptions, Edge, PruneReason, Recorder, State};
-use xiangqi_search::{GoMode, Limits, RunSetup, SearchEngine, SearchResult as CoreResult, Stopper, VariantConfig};
+use xiangqi_search::record::{record, DotOptions, Edge, PruneReason, RecordOptions, Recorder, State};
+use xiangqi_search::{GoMode, Limits, SearchEngine, SearchResult as CoreResult, Stopper, VariantConfig};
 
 /// The evaluator asked for: the built-in network (`None`), `"handcrafted"`, or a network file.
 fn eval_choice(network: Option<&Bound<'_, PyAny>>) -> PyResult<EvalChoice> {
@@ -221,8 +221,9 @@ impl Engine {
     }
 
     /// Searches `board` to `depth` plies with `variant` (default: this engine's) on one thread and records every
-    /// node the search enters and every move a cutoff skips, for teaching: a `Trace` of `TraceNode` objects, the
-    /// first `max_nodes` in search order. The GIL is released during the search.
+    /// node the search enters, every move a cutoff skips and every line of the algorithm it runs, for teaching (as
+    /// `xiangqi tree` does): a `Trace` of `TraceNode` objects, the first `max_nodes` in search order, and its
+    /// `TraceStep`s. The GIL is released during the search.
     #[pyo3(signature = (board, *, depth = 2, variant = None, max_nodes = 20_000))]
     fn trace(
         &self,
@@ -242,17 +243,16 @@ impl Engine {
         let pos = board.pos().clone();
         drop(board);
         let choice = &self.choice;
-        let (r, rec) = py.detach(|| {
-            let (r, rec) = spec.run_observed::<_, _, Recorder<xiangqi_core::Move>>(
-                pos.clone(),
-                choice.for_search(&pos),
-                &Limits::depth(depth),
-                &RunSetup::default(),
-                |_| {},
-            );
-            (r, rec.cut(max_nodes.max(1)))
+        let (r, rec, steps) = py.detach(|| {
+            // The search `xiangqi tree` records, with the same recorder settings.
+            let recording = record(pos.clone(), choice.for_search(&pos), &spec, depth, &RecordOptions::default());
+            let (r, rec) = (recording.result, recording.recorder);
+            let keep = max_nodes.max(1);
+            let steps: Vec<TraceStep> =
+                rec.trace().iter().filter(|t| t.node.is_none_or(|n| n < keep)).map(TraceStep::new).collect();
+            (r, rec.cut(keep), steps)
         });
-        Ok(Trace::new(&r, rec, spec))
+        Ok(Trace::new(&r, rec, spec, steps))
     }
 
     fn __repr__(&self) -> String {
@@ -299,12 +299,68 @@ pub struct TraceNode {
     omitted: u64,
 }
 
-/// A recorded search: its result and the nodes, in search order (`nodes[0]` is the root).
+/// One line-level step of a recorded search: a line of the algorithm's pseudocode (its label) executed at a node,
+/// with the window and values at that moment, in the order the search ran them.
+#[pyclass(module = "xiangqi", frozen, get_all)]
+#[derive(Clone)]
+pub struct TraceStep {
+    /// The line: `"enter"`, `"leaf"`, `"next"`, `"returned"`, `"best"`, `"alpha"`, `"beta"`, `"cutoff"`,
+    /// `"return"`, the null move's, PVS's and quiescence's lines (as `xiangqi tree --pseudocode` lists them).
+    label: &'static str,
+    /// The node that ran it (an index into `Trace.nodes`), `None` when that node was not kept.
+    node: Option<usize>,
+    /// Plies from the root.
+    ply: usize,
+    /// Plies left at the node.
+    depth: i32,
+    /// The node's alpha at this line.
+    alpha: i32,
+    /// The node's beta at this line.
+    beta: i32,
+    /// The value the line computed (a leaf's evaluation, a child's value, the value returned), if any.
+    value: Option<i32>,
+    /// The best value so far, if any.
+    best: Option<i32>,
+    /// The move being tried (UCI), if any.
+    #[pyo3(name = "move")]
+    mv: Option<String>,
+}
+
+impl TraceStep {
+    fn new(t: &xiangqi_search::record::TraceStep<xiangqi_core::Move>) -> TraceStep {
+        let s = &t.step;
+        TraceStep {
+            label: s.label.name(),
+            node: t.node,
+            ply: s.ply,
+            depth: s.depth,
+            alpha: s.alpha,
+            beta: s.beta,
+            value: s.value,
+            best: s.best,
+            mv: s.mv.map(|m| m.to_string()),
+        }
+    }
+}
+
+#[pymethods]
+impl TraceStep {
+    fn __repr__(&self) -> String {
+        let mv = self.mv.as_deref().map_or(String::new(), |m| format!(" {m}"));
+        let value = self.value.map_or(String::new(), |v| format!(" value={v}"));
+        format!("<TraceStep {}{mv} ply={} [{}, {}]{value}>", self.label, self.ply, self.alpha, self.beta)
+    }
+}
+
+/// A recorded search: its result, the nodes in search order (`nodes[0]` is the root) and the line-level steps.
 #[pyclass(module = "xiangqi", frozen)]
 pub struct Trace {
     /// The nodes.
     #[pyo3(get)]
     nodes: Vec<TraceNode>,
+    /// The line-level steps, in the order the search ran them.
+    #[pyo3(get)]
+    steps: Vec<TraceStep>,
     /// The root's value.
     #[pyo3(get)]
     score: i32,
@@ -322,7 +378,12 @@ pub struct Trace {
 }
 
 impl Trace {
-    fn new(r: &CoreResult<xiangqi_core::Move>, rec: Recorder<xiangqi_core::Move>, spec: VariantConfig) -> Trace {
+    fn new(
+        r: &CoreResult<xiangqi_core::Move>,
+        rec: Recorder<xiangqi_core::Move>,
+        spec: VariantConfig,
+        steps: Vec<TraceStep>,
+    ) -> Trace {
         use xiangqi_search::{Exit, NodeKind};
         let nodes = rec
             .nodes()
@@ -391,6 +452,7 @@ impl Trace {
             .collect();
         Trace {
             nodes,
+            steps,
             score: r.score,
             best_move: r.best_move.map(|inner| Move { inner }),
             variant: spec.to_string(),

@@ -48,6 +48,7 @@ fn _xiangqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::SearchResult>()?;
     m.add_class::<engine::Trace>()?;
     m.add_class::<engine::TraceNode>()?;
+    m.add_class::<engine::TraceStep>()?;
     m.add_class::<learn::Boards>()?;
     m.add_class::<records::GameRecord>()?;
     m.add_function(wrap_pyfunction!(learn::move_to_index, m)?)?;

@@ -1,5 +1,6 @@
 """The engine through the binding: a mate in 3, stop() from another thread, the variants, the recorded tree."""
 
+import json
 import threading
 import time
 
@@ -96,3 +97,19 @@ def test_ctrl_c_interrupts_a_search():
     assert time.perf_counter() - started < 10
     # The engine is usable afterwards.
     assert engine.search(xiangqi.Board(), depth=2).best_move is not None
+
+
+def test_the_trace_steps_are_those_of_xiangqi_tree_trace():
+    fen = "4k4/9/9/9/5r3/9/9/9/9/3K1R3 w"
+    trace = xiangqi.Engine().trace(xiangqi.Board(fen), depth=2, variant="alphabeta")
+    ref = json.loads(cli("tree", "--fen", fen, "--depth", "2", "--variant", "alphabeta", "--trace", "--json"))
+    fields = ["label", "ply", "depth", "alpha", "beta", "value", "best", "move", "node"]
+    ours = [{f: getattr(s, f) for f in fields} for s in trace.steps]
+    assert ours == [{f: s[f] for f in fields} for s in ref["steps"]]
+    assert (trace.score, trace.best_move.uci()) == (ref["score"], ref["best_move"])
+    # The root enters first and returns the search's value last.
+    assert (ours[0]["label"], ours[0]["ply"]) == ("enter", 0)
+    assert (ours[-1]["label"], ours[-1]["ply"], ours[-1]["value"]) == ("return", 0, trace.score)
+    # Every node whose moves the tree shows as cut off ran the cutoff line.
+    cut = {n.parent for n in trace.nodes if n.pruned == "cutoff"}
+    assert cut and cut <= {s.node for s in trace.steps if s.label == "cutoff"}

@@ -29,6 +29,7 @@ __all__ = [
     "SearchResult",
     "Trace",
     "TraceNode",
+    "TraceStep",
     "encode",
     "index_to_move",
     "mirror_indices",
@@ -193,10 +194,25 @@ class TraceNode:
     omitted: int
 
 @final
+class TraceStep:
+    """One line-level step of a recorded search (a line of the algorithm's pseudocode run at a node)."""
+
+    label: str
+    node: Optional[int]
+    ply: int
+    depth: int
+    alpha: int
+    beta: int
+    value: Optional[int]
+    best: Optional[int]
+    move: Optional[str]
+
+@final
 class Trace:
     """A recorded search: ``nodes[0]`` is the root."""
 
     nodes: list[TraceNode]
+    steps: list[TraceStep]
     score: int
     best_move: Optional[Move]
     variant: str
