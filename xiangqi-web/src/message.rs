@@ -44,6 +44,10 @@ pub enum Request {
     Review(ReviewArgs),
     /// Records the tree of one search: answered by [`Response::Watch`].
     Watch(WatchArgs),
+    /// Records one search with its line-level trace: answered by [`Response::Trace`].
+    Trace(TraceArgs),
+    /// Node counts and values of several variants at depths 1 to `depth`: answered by [`Response::Compare`].
+    Compare(CompareArgs),
     /// Checks a FEN: answered by [`Response::State`] of that position.
     Validate {
         /// The position.
@@ -53,8 +57,19 @@ pub enum Request {
 
 impl Request {
     /// The `type` of every request, in the enum's order.
-    pub const TYPES: &'static [&'static str] =
-        &["hello", "state", "go", "stop", "load_record", "export_pgn", "review", "watch", "validate"];
+    pub const TYPES: &'static [&'static str] = &[
+        "hello",
+        "state",
+        "go",
+        "stop",
+        "load_record",
+        "export_pgn",
+        "review",
+        "watch",
+        "trace",
+        "compare",
+        "validate",
+    ];
 }
 
 /// A position: a start and UCI moves from it.
@@ -158,6 +173,36 @@ pub struct WatchArgs {
     pub max_nodes: Option<usize>,
 }
 
+/// The fields of a `trace`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TraceArgs {
+    /// A synthetic tree (`xiangqi tree --synthetic` syntax); without it, the line's position.
+    pub synthetic: Option<String>,
+    /// The position (when there is no synthetic tree).
+    #[serde(flatten)]
+    pub line: LineArgs,
+    /// Plies to search.
+    pub depth: Option<u32>,
+    /// The variant (default `alphabeta`).
+    pub variant: Option<String>,
+    /// The most nodes sent.
+    pub max_nodes: Option<usize>,
+    /// The most steps sent.
+    pub max_steps: Option<usize>,
+}
+
+/// The fields of a `compare`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CompareArgs {
+    /// The position.
+    #[serde(flatten)]
+    pub line: LineArgs,
+    /// The variants (1 to 12 of them).
+    pub variants: Vec<String>,
+    /// The deepest search (1 to 4; default 4): each variant searches every depth from 1.
+    pub depth: Option<u32>,
+}
+
 /// A message from the server, with the id of the client's message it answers (none when it could not be read).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
@@ -199,14 +244,30 @@ pub enum Response {
     Review(Review),
     /// A recorded search tree.
     Watch(Box<Watch>),
+    /// A recorded search tree with its line-level trace, the variant's pseudocode and why each move was pruned.
+    Trace(Box<Trace>),
+    /// Node counts and values of several variants.
+    Compare(Compare),
     /// Why a message could not be answered.
     Error(Error),
 }
 
 impl Response {
     /// The `type` of every response, in the enum's order.
-    pub const TYPES: &'static [&'static str] =
-        &["hello", "state", "info", "bestmove", "record", "pgn", "review_progress", "review", "watch", "error"];
+    pub const TYPES: &'static [&'static str] = &[
+        "hello",
+        "state",
+        "info",
+        "bestmove",
+        "record",
+        "pgn",
+        "review_progress",
+        "review",
+        "watch",
+        "trace",
+        "compare",
+        "error",
+    ];
 
     /// An `error` saying `message`.
     pub fn error(message: impl Into<String>) -> Response {
@@ -491,4 +552,123 @@ pub struct Watch {
 pub struct Error {
     /// What is wrong.
     pub message: String,
+}
+
+/// One executed line of the pseudocode.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// The line's label (`enter`, `returned`, `cutoff`, ...: the "Trace labels" of the document).
+    pub label: String,
+    /// The recorded node that executed it (an index into the answer's `nodes`; none if not kept).
+    pub node: Option<usize>,
+    /// Plies from the root.
+    pub ply: usize,
+    /// Plies left.
+    pub depth: i32,
+    /// The function's alpha.
+    pub alpha: i32,
+    /// The function's beta.
+    pub beta: i32,
+    /// The value of the line (a child's, a leaf's, the one returned).
+    pub value: Option<i32>,
+    /// The best value so far.
+    pub best: Option<i32>,
+    /// The move being tried (`#0`, `h2e2`, `null`).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// Whether the side to move is the first player (Red, MAX).
+    pub first: bool,
+}
+
+/// A line of pseudocode.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeLine {
+    /// Indentation, in levels.
+    pub indent: u8,
+    /// The text.
+    pub text: String,
+    /// The label its steps name, if any.
+    pub label: Option<String>,
+}
+
+/// A function of the pseudocode.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeFunction {
+    /// Its name (`negamax`, `two_sided`, `search_child`, ...).
+    pub name: String,
+    /// Its lines.
+    pub lines: Vec<CodeLine>,
+}
+
+/// Why a recorded move was never searched, in parts (for a translation) and as the English sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prune {
+    /// The pruned node.
+    pub id: usize,
+    /// `cutoff`, `beneath` (inside a pruned subtree) or `futility`.
+    pub kind: String,
+    /// The node where it was decided (the cutoff's node, the pruned ancestor, the futility's node).
+    pub at: usize,
+    /// That node's name (`root`, or the moves from the root).
+    pub at_name: String,
+    /// The child whose value caused the cutoff.
+    pub child: Option<usize>,
+    /// The child's move.
+    pub child_move: Option<String>,
+    /// The child's value, from the node's view.
+    pub value: Option<i32>,
+    /// The node's alpha after the child.
+    pub alpha: Option<i32>,
+    /// The node's beta after the child.
+    pub beta: Option<i32>,
+    /// Whether the first player (Red) moves at the node.
+    pub first_to_move: Option<bool>,
+    /// Whether the child lowered beta (a MIN node of the two-sided forms) rather than raised alpha.
+    pub lowered_beta: Option<bool>,
+    /// The sentence, in English.
+    pub text: String,
+}
+
+/// The `trace` answer: the recorded tree (as `watch` sends it), the steps, the listing and the prunes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    /// The tree and the counts.
+    #[serde(flatten)]
+    pub tree: Watch,
+    /// The first steps.
+    pub steps: Vec<Step>,
+    /// Steps recorded (of which the first are sent).
+    pub steps_total: u64,
+    /// The variant's pseudocode.
+    pub listing: Vec<CodeFunction>,
+    /// Why each move sent that was never searched was pruned.
+    pub prunes: Vec<Prune>,
+}
+
+/// One search of a `compare`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompareRow {
+    /// The variant as asked.
+    pub variant: String,
+    /// Its canonical name.
+    pub canonical: String,
+    /// The depth searched.
+    pub depth: u32,
+    /// The search's nodes (as `xiangqi compare` counts them).
+    pub nodes: u64,
+    /// The root's value, for the side to move.
+    pub score: i32,
+    /// The move chosen.
+    pub best: Option<String>,
+}
+
+/// The `compare` answer: a row per variant and depth, by depth then in the order asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Compare {
+    /// The position searched.
+    pub fen: String,
+    /// The deepest search.
+    pub depth: u32,
+    /// The searches.
+    pub rows: Vec<CompareRow>,
 }

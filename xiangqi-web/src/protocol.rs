@@ -7,10 +7,10 @@
 //! made from the engine's values in [`crate::render`].
 
 use crate::message::{
-    Answer, ExportArgs, GoArgs, Hello, LineArgs, LoadArgs, Pgn, Record, Request, Response, ReviewArgs, ReviewProgress,
-    Watch, WatchArgs,
+    Answer, Compare, CompareArgs, CompareRow, ExportArgs, GoArgs, Hello, LineArgs, LoadArgs, Pgn, Record, Request,
+    Response, ReviewArgs, ReviewProgress, TraceArgs, Watch, WatchArgs,
 };
-use crate::render::{self, Counts};
+use crate::render;
 use crate::review::{self, ReviewStop};
 use crate::{App, Config, MAX_UPLOAD};
 use axum::extract::ws::{Message, WebSocket};
@@ -23,11 +23,9 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use xiangqi_core::record::{read_record, write_pgn, GameRecord, Notation, ReadOptions, RecordMove};
 use xiangqi_core::rules::JudgeOptions;
 use xiangqi_core::{Color, Game, Move, Position, Replay};
-use xiangqi_search::record::Recorder;
-use xiangqi_search::synthetic::{Child, Tree, TreeEval};
-use xiangqi_search::{
-    Clock, GoMode, Info, Limits, Listener, RunSetup, SearchEngine, SearchResult, Stopper, VariantConfig,
-};
+use xiangqi_search::record::{self, RecordOptions, Recording};
+use xiangqi_search::synthetic::{Child, Tree};
+use xiangqi_search::{Clock, GoMode, Info, Limits, Listener, SearchEngine, SearchResult, Stopper, VariantConfig};
 
 /// The most moves a line may have.
 pub const MAX_LINE: usize = 4000;
@@ -35,6 +33,12 @@ pub const MAX_LINE: usize = 4000;
 pub const MAX_WATCH_NODES: usize = 20_000;
 /// The deepest search of a real position that `watch` records.
 pub const MAX_WATCH_DEPTH: u32 = 4;
+/// The deepest search of a real position that `trace` records.
+pub const MAX_TRACE_DEPTH: u32 = 5;
+/// The most nodes of a `trace` answer.
+pub const MAX_TRACE_NODES: usize = 20_000;
+/// The most steps of a `trace` answer.
+pub const MAX_TRACE_STEPS: usize = 50_000;
 
 /// How to stop one of the session's searches.
 enum StopHandle {
@@ -206,6 +210,8 @@ impl Session {
             Request::ExportPgn(args) => self.send(id, Response::Pgn(export_pgn(args)?)),
             Request::Review(args) => self.review(id, args)?,
             Request::Watch(args) => self.watch(id, args)?,
+            Request::Trace(args) => self.trace(id, args)?,
+            Request::Compare(args) => self.compare(id, args)?,
         }
         Ok(())
     }
@@ -365,71 +371,154 @@ impl Session {
     }
 
     fn watch(&mut self, id: Option<Value>, args: WatchArgs) -> Result<(), String> {
-        let variant = args.variant.as_deref().unwrap_or("alphabeta");
-        let spec: VariantConfig = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
+        let (synthetic, variant) = (args.synthetic.as_deref(), args.variant.as_deref());
+        let input = SearchInput::read(synthetic, &args.line, args.depth, variant, MAX_WATCH_DEPTH)?;
         let max_nodes = in_range("max_nodes", args.max_nodes.unwrap_or(5000), 1, MAX_WATCH_NODES)?;
-        enum Input {
-            Synthetic(Tree, String, Option<u32>),
-            Real(Box<Position>, u32),
-        }
-        let input = match &args.synthetic {
-            Some(text) => {
-                let tree = Tree::parse(text).map_err(|e| format!("synthetic: {e}"))?;
-                let depth = args.depth.map(|d| in_range("depth", d, 1, 12)).transpose()?;
-                Input::Synthetic(tree, text.trim().to_owned(), depth)
-            }
-            None => {
-                let replay = replay(&args.line)?;
-                let depth = in_range("depth", args.depth.unwrap_or(2), 1, MAX_WATCH_DEPTH)?;
-                Input::Real(Box::new(replay.game.position().clone()), depth)
-            }
-        };
         let permit = self.slot()?;
         let out = self.out.clone();
         tokio::task::spawn_blocking(move || {
-            let answer = match input {
-                Input::Synthetic(tree, text, depth) => {
-                    let depth = depth.unwrap_or_else(|| tree.height().max(1));
-                    let (result, mut rec) = spec.run_observed::<Tree, TreeEval, Recorder<Child>>(
-                        tree.clone(),
-                        TreeEval,
-                        &Limits::depth(depth),
-                        &RunSetup::default(),
-                        |_| {},
-                    );
-                    let counts = Counts {
-                        searched: rec.searched_count(),
-                        pruned: rec.pruned_count(),
-                        nodes: result.stats.nodes(),
-                    };
-                    rec.fill_pruned(&tree, &mut TreeEval, max_nodes);
-                    let best = result.best_move.map(|c| format!("#{}", c.0));
-                    let w = render::watch(&spec, &rec, counts, max_nodes, |c: &Child| format!("#{}", c.0));
-                    Watch { synthetic: Some(text), depth, value: result.score, best, ..w }
+            let options = RecordOptions { trace_capacity: 0, fill_pruned: max_nodes, ..RecordOptions::default() };
+            let answer = match input.record(&options) {
+                Recorded::Tree(r, text) => {
+                    let t = render::trace(&r, max_nodes, 0, |c: &Child| format!("#{}", c.0));
+                    Watch { synthetic: Some(text), ..t.tree }
                 }
-                Input::Real(pos, depth) => {
-                    let eval = xiangqi_eval::EngineEval::new(&pos);
-                    let (result, rec) = spec.run_observed::<_, _, Recorder<Move>>(
-                        (*pos).clone(),
-                        eval,
-                        &Limits::depth(depth),
-                        &RunSetup::default(),
-                        |_| {},
-                    );
-                    let counts = Counts {
-                        searched: rec.searched_count(),
-                        pruned: rec.pruned_count(),
-                        nodes: result.stats.nodes(),
-                    };
-                    let best = result.best_move.map(|m| m.to_string());
-                    let w = render::watch(&spec, &rec, counts, max_nodes, Move::to_string);
-                    Watch { fen: Some(pos.fen()), depth, value: result.score, best, ..w }
+                Recorded::Position(r, pos) => {
+                    let t = render::trace(&r, max_nodes, 0, Move::to_string);
+                    Watch { fen: Some(pos.fen()), ..t.tree }
                 }
             };
             drop(permit);
             let _ = out.send(Answer { id, response: Response::Watch(Box::new(answer)) }.to_json());
         });
         Ok(())
+    }
+
+    fn trace(&mut self, id: Option<Value>, args: TraceArgs) -> Result<(), String> {
+        let (synthetic, variant) = (args.synthetic.as_deref(), args.variant.as_deref());
+        let input = SearchInput::read(synthetic, &args.line, args.depth, variant, MAX_TRACE_DEPTH)?;
+        let max_nodes = in_range("max_nodes", args.max_nodes.unwrap_or(MAX_TRACE_NODES), 1, MAX_TRACE_NODES)?;
+        let max_steps = in_range("max_steps", args.max_steps.unwrap_or(MAX_TRACE_STEPS), 1, MAX_TRACE_STEPS)?;
+        let permit = self.slot()?;
+        let out = self.out.clone();
+        tokio::task::spawn_blocking(move || {
+            let options =
+                RecordOptions { capacity: MAX_TRACE_NODES, trace_capacity: max_steps, fill_pruned: max_nodes };
+            let answer = match input.record(&options) {
+                Recorded::Tree(r, text) => {
+                    let mut t = render::trace(&r, max_nodes, max_steps, |c: &Child| format!("#{}", c.0));
+                    t.tree.synthetic = Some(text);
+                    t
+                }
+                Recorded::Position(r, pos) => {
+                    let mut t = render::trace(&r, max_nodes, max_steps, Move::to_string);
+                    t.tree.fen = Some(pos.fen());
+                    t
+                }
+            };
+            drop(permit);
+            let _ = out.send(Answer { id, response: Response::Trace(Box::new(answer)) }.to_json());
+        });
+        Ok(())
+    }
+}
+
+impl Session {
+    fn compare(&mut self, id: Option<Value>, args: CompareArgs) -> Result<(), String> {
+        let replay = replay(&args.line)?;
+        let pos = replay.game.position().clone();
+        let depth = in_range("depth", args.depth.unwrap_or(4), 1, MAX_WATCH_DEPTH)?;
+        in_range("variants", args.variants.len(), 1, 12)?;
+        let specs: Vec<(String, VariantConfig)> = args
+            .variants
+            .iter()
+            .map(|v| v.parse().map(|s| (v.clone(), s)).map_err(|e: xiangqi_search::VariantError| format!("{v}: {e}")))
+            .collect::<Result<_, _>>()?;
+        let permit = self.slot()?;
+        let (out, config) = (self.out.clone(), self.app.config.clone());
+        tokio::task::spawn_blocking(move || {
+            // As `xiangqi compare`: one engine, each search a new game of the variant at a fixed depth.
+            let response = match SearchEngine::new(config.eval) {
+                Err(e) => Response::error(e.to_string()),
+                Ok(mut engine) => {
+                    let mut rows = Vec::new();
+                    for d in 1..=depth {
+                        for (name, spec) in &specs {
+                            engine.set_variant(*spec);
+                            engine.new_game();
+                            let r = engine.search(&pos, &Limits::depth(d));
+                            rows.push(CompareRow {
+                                variant: name.clone(),
+                                canonical: spec.to_string(),
+                                depth: d,
+                                nodes: r.stats.nodes(),
+                                score: r.score,
+                                best: r.best_move.map(|m| m.to_string()),
+                            });
+                        }
+                    }
+                    Response::Compare(Compare { fen: pos.fen(), depth, rows })
+                }
+            };
+            drop(permit);
+            let _ = out.send(Answer { id, response }.to_json());
+        });
+        Ok(())
+    }
+}
+
+/// What a `watch` or a `trace` searches: a synthetic tree (its text, the depth or none for its height) or a
+/// position (with the depth), and the variant.
+enum SearchInput {
+    Tree(String, Option<u32>, String),
+    Position(Box<Position>, u32, VariantConfig),
+}
+
+/// A recorded search of a [`SearchInput`].
+enum Recorded {
+    Tree(Recording<Child>, String),
+    Position(Recording<Move>, Box<Position>),
+}
+
+impl SearchInput {
+    /// The input of a message: its synthetic tree or its line, checked (the tree's syntax, the line's moves, the
+    /// variant, the depth: 1 to 12 for a tree, to `max_depth` for a position, 2 by default).
+    fn read(
+        synthetic: Option<&str>,
+        line: &LineArgs,
+        depth: Option<u32>,
+        variant: Option<&str>,
+        max_depth: u32,
+    ) -> Result<Self, String> {
+        let variant = variant.unwrap_or("alphabeta");
+        let spec: VariantConfig = variant.parse().map_err(|e: xiangqi_search::VariantError| e.to_string())?;
+        Ok(match synthetic {
+            Some(text) => {
+                Tree::parse(text).map_err(|e| format!("synthetic: {e}"))?;
+                let depth = depth.map(|d| in_range("depth", d, 1, 12)).transpose()?;
+                SearchInput::Tree(text.trim().to_owned(), depth, variant.to_owned())
+            }
+            None => {
+                let replay = replay(line)?;
+                let depth = in_range("depth", depth.unwrap_or(2), 1, max_depth)?;
+                SearchInput::Position(Box::new(replay.game.position().clone()), depth, spec)
+            }
+        })
+    }
+
+    /// Records the search through the search crate's one recording function.
+    fn record(self, options: &RecordOptions) -> Recorded {
+        match self {
+            SearchInput::Tree(text, depth, variant) => {
+                let r =
+                    record::record_tree(&text, &variant, depth, options).expect("the tree and variant were checked");
+                Recorded::Tree(r, text)
+            }
+            SearchInput::Position(pos, depth, spec) => {
+                let eval = xiangqi_eval::EngineEval::new(&pos);
+                Recorded::Position(record::record((*pos).clone(), eval, &spec, depth, options), pos)
+            }
+        }
     }
 }
 

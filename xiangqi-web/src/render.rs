@@ -12,16 +12,17 @@
 //! ```
 
 use crate::message::{
-    Bestmove, GameEnd, Info, Notated, PvLine, Record, RecordGame, Review, ReviewMove, ScoreValue, State, Watch,
-    WatchNode, WatchState,
+    Bestmove, CodeFunction, CodeLine, GameEnd, Info, Notated, Prune, PvLine, Record, RecordGame, Review, ReviewMove,
+    ScoreValue, State, Step, Trace, Watch, WatchNode, WatchState,
 };
 use crate::review::{self, PositionEval};
 use std::collections::BTreeMap;
 use xiangqi_core::record::{Notation, RecordFile};
 use xiangqi_core::rules::Reason;
 use xiangqi_core::{Color, GameResult, Move, PieceKind, Position, Replay};
-use xiangqi_search::record::{Edge, PruneReason, Recorder, State as NodeState};
-use xiangqi_search::{Exit, NodeKind, Score, SearchResult, VariantConfig};
+use xiangqi_search::record::pseudocode::listing;
+use xiangqi_search::record::{Edge, Explanation, PruneReason, Recorder, Recording, Sides, State as NodeState};
+use xiangqi_search::{Exit, Label, NodeKind, Score, SearchResult, VariantConfig};
 
 /// A move in every notation, in `pos` (where it is legal).
 pub fn notated(pos: &Position, m: Move) -> Notated {
@@ -314,5 +315,114 @@ pub fn watch<M: Copy>(
         search_nodes: counts.nodes,
         total: rec.total(),
         sent: cut.len(),
+    }
+}
+
+/// The `trace` answer for a recorded search: its tree (the first `max_nodes` nodes, as [`watch`]), its first
+/// `max_steps` steps, the variant's pseudocode and why each move sent was pruned. Moves are written by `label`.
+pub fn trace<M: Copy>(
+    recording: &Recording<M>,
+    max_nodes: usize,
+    max_steps: usize,
+    label: impl Fn(&M) -> String,
+) -> Trace {
+    let rec = &recording.recorder;
+    let counts =
+        Counts { searched: recording.searched, pruned: recording.pruned, nodes: recording.result.stats.nodes() };
+    let tree = watch(&recording.variant, rec, counts, max_nodes, &label);
+    let sent = tree.sent;
+    let edge = |e: &Edge<M>| match e {
+        Edge::Root => None,
+        Edge::Move(m) => Some(label(m)),
+        Edge::Null => Some("null".to_owned()),
+        Edge::Again => Some("again".to_owned()),
+    };
+    let steps = rec
+        .trace()
+        .iter()
+        .take(max_steps)
+        .map(|t| {
+            let s = &t.step;
+            let mv = match (s.mv, s.label) {
+                (Some(m), _) => Some(label(&m)),
+                (None, Label::Null | Label::NullCutoff) => Some("null".to_owned()),
+                (None, _) => None,
+            };
+            Step {
+                label: s.label.name().to_owned(),
+                node: t.node.filter(|&n| n < sent),
+                ply: s.ply,
+                depth: s.depth,
+                alpha: s.alpha,
+                beta: s.beta,
+                value: s.value,
+                best: s.best,
+                mv,
+                first: s.first_to_move,
+            }
+        })
+        .collect();
+    let listing = listing(&recording.variant)
+        .functions
+        .iter()
+        .map(|f| CodeFunction {
+            name: f.name.to_owned(),
+            lines: f
+                .lines
+                .iter()
+                .map(|l| CodeLine {
+                    indent: l.indent,
+                    text: l.text.to_owned(),
+                    label: l.label.map(|x| x.name().to_owned()),
+                })
+                .collect(),
+        })
+        .collect();
+    let mut prunes = Vec::new();
+    for id in 0..sent {
+        let Some(why) = rec.explain(id) else { continue };
+        let text = rec.explain_text(id, &label, Sides::default()).unwrap_or_default();
+        let name = |n: usize| rec.node_name(n, &label);
+        let mut p = Prune {
+            id,
+            kind: String::new(),
+            at: 0,
+            at_name: String::new(),
+            child: None,
+            child_move: None,
+            value: None,
+            alpha: None,
+            beta: None,
+            first_to_move: None,
+            lowered_beta: None,
+            text,
+        };
+        match why {
+            Explanation::Cutoff(c) => {
+                p.kind = "cutoff".to_owned();
+                (p.at, p.at_name) = (c.node, name(c.node));
+                p.child = c.child;
+                p.child_move = c.child.and_then(|ch| edge(&rec.nodes()[ch].edge));
+                (p.value, p.alpha, p.beta) = (Some(c.value), Some(c.alpha), Some(c.beta));
+                (p.first_to_move, p.lowered_beta) = (Some(c.first_to_move), Some(c.lowered_beta));
+            }
+            Explanation::Beneath { pruned } => {
+                p.kind = "beneath".to_owned();
+                (p.at, p.at_name) = (pruned, name(pruned));
+            }
+            Explanation::Futility { node } => {
+                p.kind = "futility".to_owned();
+                (p.at, p.at_name) = (node, name(node));
+            }
+        }
+        prunes.push(p);
+    }
+    let best = recording.result.best_move.map(|m| label(&m));
+    Trace {
+        tree: Watch { depth: recording.depth, value: recording.result.score, best, ..tree },
+        steps,
+        steps_total: rec.trace().len() as u64 + rec.trace_dropped(),
+        listing,
+        prunes,
     }
 }
