@@ -535,6 +535,187 @@ async fn watch_the_search(c: &Client, url: &str) {
     eprintln!("browser: watch-the-search node counts, spec's tree {a:?} {b:?}, start position depth 2 {nodes}");
 }
 
+/// The steps `xiangqi tree --trace` prints for `source` (`--synthetic TREE` or `--fen FEN --depth D`) and `variant`,
+/// each as `label ply=.. depth=.. alpha=.. beta=.. value=.. best=.. move=.. node=[..]` (without the step number,
+/// the header, the summary and the lines of the pruned moves).
+fn cli_trace(source: &[&str], variant: &str) -> Vec<String> {
+    let mut args = vec!["tree", "--trace", "--variant", variant];
+    args.extend_from_slice(source);
+    xiangqi(&args)
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim_start().starts_with("pruned"))
+        .filter_map(|l| {
+            let (_, rest) = l.trim_start().split_once(' ')?;
+            let (label, fields) = rest.trim_start().split_once(' ')?;
+            Some(format!("{label} {}", fields.trim_start()))
+        })
+        .collect()
+}
+
+/// Steps the Learn tab's trace with its Forward button, in the page, from the step shown, at most `n` times, and
+/// returns at each step the highlighted line's label and the frame's values, as `xiangqi tree --trace` writes a
+/// step (the function `window.__learnSteps(n)`, installed by [`INSTALL_STEPPER`]).
+const INSTALL_STEPPER: &str = "
+    window.__learnSteps = (n) => {
+      const fwd = document.getElementById('l-fwd');
+      const last = Number(document.getElementById('l-step').max);
+      const raw = (f) => document.querySelector(`[data-testid=frame-${f}]`).dataset.raw;
+      const out = [];
+      for (let i = 0; i < n; i++) {
+        const k = Number(document.getElementById('l-pos').dataset.step);
+        const lines = document.querySelectorAll('#l-code .cline.current');
+        const label = lines.length === 1 ? lines[0].dataset.label : `(${lines.length} lines highlighted)`;
+        out.push(`${label} ply=${raw('ply')} depth=${raw('depth')} alpha=${raw('alpha')} beta=${raw('beta')} ` +
+          `value=${raw('value')} best=${raw('best')} move=${raw('move')} node=${raw('node')}`);
+        if (k >= last) return { out, done: true };
+        fwd.click();
+        if (Number(document.getElementById('l-pos').dataset.step) !== k + 1) return { out, done: true, stuck: k };
+      }
+      return { out, done: false };
+    };
+    return true;";
+
+/// Every step of the Learn tab's trace, from its first to its last, by the Forward button (in chunks, so that no
+/// script runs long).
+async fn step_through(c: &Client) -> Vec<String> {
+    js(c, INSTALL_STEPPER).await;
+    click(c, "#l-first").await;
+    let mut steps = Vec::new();
+    loop {
+        let r = js(c, "return window.__learnSteps(3000)").await;
+        assert!(r["stuck"].is_null(), "Forward did not move past step {}", r["stuck"]);
+        steps.extend(r["out"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()));
+        if r["done"] == true {
+            return steps;
+        }
+    }
+}
+
+/// 7. The Learn tab: each lesson's every run stepped from its first step to its last; at every step the highlighted
+/// line and the frame equal `xiangqi tree --trace` for the same tree (or position) and variant.
+async fn learn_lessons(c: &Client, url: &str) {
+    fresh_page(c, url).await;
+    click(c, "[data-tab=learn]").await;
+    let lessons = js(c, "return document.querySelectorAll('#l-list [data-lesson]').length").await;
+    assert_eq!(lessons, 7, "the seven lessons of the course");
+    let mut total = 0;
+    for i in 0..7 {
+        click(c, &format!("#l-list [data-lesson=\"{i}\"]")).await;
+        let runs =
+            wait_for(c, "the lesson's runs", "return document.querySelectorAll('#l-runs [data-run]').length", WAIT)
+                .await
+                .as_u64()
+                .unwrap();
+        for j in 0..runs {
+            js(c, "document.getElementById('l-pos').textContent = ''; return true").await;
+            click(c, &format!("#l-runs [data-run=\"{j}\"]")).await;
+            wait_for(c, "the lesson's trace", "return document.getElementById('l-pos').textContent", WAIT).await;
+            let request = js(c, "return window.xq.learn.request").await;
+            let variant = request["variant"].as_str().unwrap().to_owned();
+            let expected = match request["synthetic"].as_str() {
+                Some(tree) => cli_trace(&["--synthetic", tree], &variant),
+                None => {
+                    let depth = request["depth"].to_string();
+                    cli_trace(&["--fen", request["fen"].as_str().unwrap(), "--depth", &depth], &variant)
+                }
+            };
+            let steps = step_through(c).await;
+            assert_eq!(steps.len(), expected.len(), "lesson {} run {j} ({variant}): the number of steps", i + 1);
+            for (k, (page, cli)) in steps.iter().zip(&expected).enumerate() {
+                assert_eq!(page, cli, "lesson {} run {j} ({variant}), step {}", i + 1, k + 1);
+            }
+            total += steps.len();
+        }
+    }
+    eprintln!("browser: the seven lessons stepped through, {total} steps equal to xiangqi tree --trace");
+}
+
+/// The leaves of a tree text, named as the trace names nodes (`#0 #1 ...`, child indices from the root).
+fn leaf_names(tree: &str) -> Vec<String> {
+    fn walk(tokens: &[String], i: &mut usize, path: &mut Vec<usize>, out: &mut Vec<String>) {
+        let tok = tokens[*i].clone();
+        *i += 1;
+        if tok != "(" {
+            out.push(path.iter().map(|k| format!("#{k}")).collect::<Vec<_>>().join(" "));
+            return;
+        }
+        let mut k = 0;
+        while tokens[*i] != ")" {
+            path.push(k);
+            walk(tokens, i, path, out);
+            path.pop();
+            k += 1;
+        }
+        *i += 1;
+    }
+    let spaced = tree.replace('(', " ( ").replace(')', " ) ");
+    let tokens: Vec<String> = spaced.split_whitespace().map(str::to_owned).collect();
+    let mut out = Vec::new();
+    walk(&tokens, &mut 0, &mut Vec::new(), &mut out);
+    out
+}
+
+/// 8. The practice: on the tree of seed 7, marking the first two and the last leaf gets the score the search's
+/// trace implies; and an address opens the same tree, variant and step.
+async fn learn_practice_and_address(c: &Client, url: &str) {
+    c.goto(&format!("{url}#learn?mode=practice&seed=7&variant=alphabeta")).await.expect("open the practice");
+    c.refresh().await.expect("reload with the address");
+    wait_for(c, "the practice tree", "return document.querySelectorAll('#l-tree [data-node]').length", WAIT).await;
+    let tree = js(c, "return window.xq.learn.request.synthetic").await.as_str().unwrap().to_owned();
+    let leaves = leaf_names(&tree);
+    assert!(leaves.len() >= 4, "a practice tree has leaves: {tree}");
+    let marked = [leaves[0].clone(), leaves[1].clone(), leaves[leaves.len() - 1].clone()];
+    for name in &marked {
+        click(c, &format!("#l-tree [data-name=\"{name}\"]")).await;
+    }
+    wait_for(c, "three leaves marked", "return document.querySelectorAll('#l-tree .marked').length === 3", WAIT).await;
+    click(c, "#p-run").await;
+    let score = wait_for(
+        c,
+        "the practice's score",
+        "const s = document.getElementById('p-score').dataset;
+         return s.found != null && window.xq.learn.answered ? [Number(s.found), Number(s.missed), Number(s.wrong)] : null;",
+        WAIT,
+    )
+    .await;
+    // The leaves the search evaluated are the `leaf` steps of its trace.
+    let evaluated: std::collections::HashSet<String> = cli_trace(&["--synthetic", &tree], "alphabeta")
+        .iter()
+        .filter(|l| l.starts_with("leaf "))
+        .filter_map(|l| l.split("node=[").nth(1).map(|n| n.trim_end_matches(']').to_owned()))
+        .collect();
+    let never: Vec<&String> = leaves.iter().filter(|l| !evaluated.contains(*l)).collect();
+    let found = marked.iter().filter(|m| never.contains(m)).count();
+    let wrong = marked.len() - found;
+    let missed = never.len() - found;
+    assert_eq!(score, json!([found, missed, wrong]), "the score of {marked:?} on {tree} (never evaluated: {never:?})");
+    // Each mistake replays to the step that decides it.
+    let mistakes = js(c, "return [...document.querySelectorAll('#p-mistakes button')].map(b => b.dataset.node)").await;
+    assert_eq!(mistakes.as_array().unwrap().len(), missed + wrong, "one button per mistake: {mistakes}");
+
+    // Your own tree from an address: the same tree, variant and step.
+    let own = "((3 5) (2 9) (0 -1))";
+    let q = format!("mode=own&tree={}&variant=alphabeta-hard&step=7", own.replace(' ', "%20"));
+    c.goto(&format!("{url}#learn?{q}")).await.expect("open the address");
+    c.refresh().await.expect("reload with the address");
+    wait_for(c, "the step of the address", "return document.getElementById('l-pos').dataset.step === '7'", WAIT).await;
+    let state =
+        js(c, "return [window.xq.learn.request.synthetic, window.xq.learn.request.variant, location.hash]").await;
+    assert_eq!(state[0], own);
+    assert_eq!(state[1], "alphabeta-hard");
+    let line = js(
+        c,
+        "const raw = (f) => document.querySelector(`[data-testid=frame-${f}]`).dataset.raw;
+         const label = document.querySelector('#l-code .cline.current').dataset.label;
+         return `${label} ply=${raw('ply')} depth=${raw('depth')} alpha=${raw('alpha')} beta=${raw('beta')} ` +
+           `value=${raw('value')} best=${raw('best')} move=${raw('move')} node=${raw('node')}`;",
+    )
+    .await;
+    let expected = cli_trace(&["--synthetic", own], "alphabeta-hard");
+    assert_eq!(line.as_str(), Some(expected[7].as_str()), "the address's step 8 (0-based 7)");
+    eprintln!("browser: practice scored {score} on {tree}; the address {q} opened its tree, variant and step");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_in_headless_chromium() {
     // Skipped only when told; the line is written to the terminal's standard error directly, past the test
@@ -573,6 +754,8 @@ async fn the_page_in_headless_chromium() {
             board_flips(&c, &url).await;
             editor_refuses_three_kings(&c, &url).await;
             watch_the_search(&c, &url).await;
+            learn_lessons(&c, &url).await;
+            learn_practice_and_address(&c, &url).await;
             first_line_ms
         }
     })

@@ -10,6 +10,8 @@ import { setConn } from "./connection.js";
 import { buildPalette, editor, editorApply, editorChanged } from "./editor.js";
 import { START_FEN, game, pathOf } from "./gametree.js";
 import { language, setLanguage, t } from "./i18n.js";
+import { bindLearn, learn, learnKey, readUrl, renderHead, show as showStep } from "./learn.js";
+import { bindMore, openFromUrl } from "./learnmore.js";
 import { renderMoves } from "./movelist.js";
 import { $, board, conn, page, selectTab, status, tab } from "./page.js";
 import { afterPosition, goTo, newGame, refresh, show, takeback } from "./play.js";
@@ -21,6 +23,15 @@ import { Watch } from "./watch.js";
 // ---------------------------------------------------------------- tabs and controls
 
 for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+
+/** The Learn tab opens what the address names (or its first lesson) the first time it is shown. */
+let learnOpened = false;
+function openLearn() {
+  if (learnOpened) return;
+  learnOpened = true;
+  openFromUrl();
+}
+document.querySelector("[data-tab=learn]").addEventListener("click", openLearn);
 
 function bindSettings() {
   const fields = { side: "side", tc: "tc", movetime: "movetime", minutes: "minutes", inc: "inc", strength: "strength", "strength-n": "strengthN", multipv: "multipv", notation: "notation" };
@@ -121,6 +132,8 @@ $("lang").addEventListener("change", () => {
   setConn(conn.ws.readyState === WebSocket.OPEN);
   show();
   renderLines();
+  renderHead();
+  if (learn.data) showStep(learn.k);
 });
 
 const watch = new Watch(conn, {
@@ -134,6 +147,10 @@ const watch = new Watch(conn, {
 
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, textarea, select")) return;
+  if (tab() === "learn") {
+    if (learnKey(e)) e.preventDefault();
+    return;
+  }
   if (tab() === "watch") {
     if (e.key === "ArrowLeft") watch.step(-1);
     else if (e.key === "ArrowRight") watch.step(1);
@@ -178,5 +195,10 @@ $("lang").value = language();
 buildPalette();
 bindSettings();
 $("fen").value = game.fen;
+bindLearn();
+bindMore();
+// an address naming a Learn view opens it (a teacher's link)
+if (readUrl()) settings.tab = "learn";
 selectTab(settings.tab || "play");
-window.xq = { game, board, conn, settings, pathOf };
+if (settings.tab === "learn") openLearn();
+window.xq = { game, board, conn, settings, pathOf, learn };
