@@ -591,7 +591,7 @@ async fn step_through(c: &Client) -> Vec<String> {
     }
 }
 
-/// 7. The Learn tab: each lesson's every run stepped from its first step to its last; at every step the highlighted
+/// Check 7, the Learn tab: each lesson's every run stepped from its first step to its last; at every step the highlighted
 /// line and the frame equal `xiangqi tree --trace` for the same tree (or position) and variant.
 async fn learn_lessons(c: &Client, url: &str) {
     fresh_page(c, url).await;
@@ -655,7 +655,7 @@ fn leaf_names(tree: &str) -> Vec<String> {
     out
 }
 
-/// 8. The practice: on the tree of seed 7, marking the first two and the last leaf gets the score the search's
+/// Check 8, the practice: on the tree of seed 7, marking the first two and the last leaf gets the score the search's
 /// trace implies; and an address opens the same tree, variant and step.
 async fn learn_practice_and_address(c: &Client, url: &str) {
     c.goto(&format!("{url}#learn?mode=practice&seed=7&variant=alphabeta")).await.expect("open the practice");
@@ -665,10 +665,16 @@ async fn learn_practice_and_address(c: &Client, url: &str) {
     let leaves = leaf_names(&tree);
     assert!(leaves.len() >= 4, "a practice tree has leaves: {tree}");
     let marked = [leaves[0].clone(), leaves[1].clone(), leaves[leaves.len() - 1].clone()];
-    for name in &marked {
-        click(c, &format!("#l-tree [data-name=\"{name}\"]")).await;
+    // The tree is redrawn after each click: each leaf is found again, clicked, and seen marked before the next.
+    for (i, name) in marked.iter().enumerate() {
+        let script = format!(
+            "document.querySelector('#l-tree [data-name=\"{name}\"]').dispatchEvent(new MouseEvent('click', {{ bubbles: true }}));
+             return true;"
+        );
+        js(c, &script).await;
+        let count = format!("return document.querySelectorAll('#l-tree .marked').length === {}", i + 1);
+        wait_for(c, &format!("{} leaves marked", i + 1), &count, WAIT).await;
     }
-    wait_for(c, "three leaves marked", "return document.querySelectorAll('#l-tree .marked').length === 3", WAIT).await;
     click(c, "#p-run").await;
     let score = wait_for(
         c,

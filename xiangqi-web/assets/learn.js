@@ -6,7 +6,7 @@
 import { t, language } from "./i18n.js";
 import { LESSONS } from "./lessons.js";
 import { drawCode, drawTree, indexTrace, nodeName, pathIds, pretty, raw, scrollCode } from "./learntree.js";
-import { $, board, conn } from "./page.js";
+import { $, board, conn, page } from "./page.js";
 
 /** What the tab shows: a lesson's run, the practice, your own tree or the counts; the trace and the step. */
 export const learn = {
@@ -118,6 +118,8 @@ export function show(k) {
         const moves = pathIds(learn.ix, st.node).slice(1).map((id) => learn.ix.byId.get(id).move);
         const arrows = moves.filter((m) => /^[a-i]\d[a-i]\d$/.test(m)).map((uci, i) => ({ uci, weight: 0.6, color: i }));
         board.set({ fen: learn.data.fen, arrows });
+      } else if (!learn.data?.fen && page.state) {
+        board.set({ fen: page.state.fen, arrows: [] });
       }
       saveUrl();
     });
@@ -154,7 +156,7 @@ function frame(s) {
     row.cells[1].textContent = values[f][1];
   });
   const side = s.first ? t("red") : t("black");
-  $("l-side").textContent = `${side} ${t("l_to_move")}`;
+  $("l-side").textContent = language() === "zh" ? `${side}${t("l_to_move")}` : `${side} ${t("l_to_move")}`;
 }
 
 /** A click on a node: why it was pruned, or what it returned. */

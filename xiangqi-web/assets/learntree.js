@@ -176,6 +176,11 @@ export function drawTree(host, data, ix, k, { onPick, marks, picked } = {}) {
       const s = el("text", { x: x + 12, y: y - 12, class: "scissors" }, g);
       s.textContent = "✂";
     }
+    const kind = { "zero-window": "zw", "re-search": "re", quiescence: "qs", null: "null" }[n.kind];
+    if (kind && n.move !== "null") {
+      const k2 = el("text", { x, y: y + 25, class: "kind" }, g);
+      k2.textContent = kind;
+    }
     if (n.omitted) {
       const o = el("text", { x, y: y + 26, class: "omitted" }, g);
       o.textContent = `+${n.omitted}`;
