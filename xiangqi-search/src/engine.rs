@@ -13,6 +13,7 @@ use crate::memory::SearchMemory;
 use crate::options::{self, EngineSettings, OptionDecl, OptionValue, ENGINE_OPTIONS};
 use crate::params::{self, Params};
 use crate::run::RunSetup;
+use crate::skill::{self, Choice, GamePly, Skill};
 use crate::smp::SearchPool;
 use crate::stats::SearchResult;
 use crate::tt::{TableAllocError, TranspositionTable};
@@ -79,6 +80,10 @@ pub struct SearchEngine<S, G = Position> {
     source: Arc<S>,
     /// The last search started with `go`, stopped before the next search starts.
     last: Option<Arc<Control>>,
+    /// New games since the `Seed` option was set (mixed into the game's seed).
+    games: u64,
+    /// The seed of this game's random choices (levels and `Variety`, [`crate::skill`]).
+    game_seed: u64,
     game: PhantomData<fn(&G)>,
 }
 
@@ -95,7 +100,7 @@ impl<S, G> std::fmt::Debug for SearchEngine<S, G> {
 
 impl<S, G> SearchEngine<S, G>
 where
-    G: FastPaths + Clone + Send + Sync,
+    G: FastPaths + GamePly + Clone + Send + Sync,
     G::Move: Send,
     S: EvalSource<G, G::Move> + Sync,
     S::Eval: Send,
@@ -115,6 +120,8 @@ where
             memory: Arc::new(SearchMemory::new()),
             source: Arc::new(source),
             last: None,
+            games: 0,
+            game_seed: skill::game_seed(settings.seed, 0),
             settings,
             game: PhantomData,
         })
@@ -135,16 +142,25 @@ where
         on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
     ) -> SearchResult<G::Move> {
         self.stop_last();
-        let (variant, limits) = (self.variant, &self.playing_limits(limits.clone()));
+        let choice = self.skill().choice(game.game_ply());
+        let (variant, limits) = (self.variant, &skill_limits(self.playing_limits(limits.clone()), choice));
         let source = &*self.source;
         let setup = self.run_setup();
-        if self.pool.threads() == 1 && !limits.iterative() {
-            return self
-                .pool
-                .run(|| variant.run_with(game.clone(), source.for_search(game), limits, &setup, on_iteration));
+        let result = if self.pool.threads() == 1 && !limits.iterative() {
+            self.pool.run(|| variant.run_with(game.clone(), source.for_search(game), limits, &setup, on_iteration))
+        } else {
+            let make_eval = |g: &G| source.for_search(g);
+            self.pool.search_in(&variant, game, make_eval, limits, &setup, on_iteration)
+        };
+        match choice {
+            Some(c) => skill::apply(result, &c, self.game_seed, game.hash()),
+            None => result,
         }
-        let make_eval = |g: &G| source.for_search(g);
-        self.pool.search_in(&variant, game, make_eval, limits, &setup, on_iteration)
+    }
+
+    /// The strength played: level, `Variety` and this game's seed.
+    pub fn skill(&self) -> Skill {
+        Skill { level: self.settings.level(), variety: self.settings.variety, game_seed: self.game_seed }
     }
 
     /// What every search thread is given: the table, the ordering's memory and the tunable parameters.
@@ -179,6 +195,8 @@ where
         self.stop_last();
         self.tt.clear();
         self.memory.clear();
+        self.games += 1;
+        self.game_seed = skill::game_seed(self.settings.seed, self.games);
     }
 
     /// Forgets what earlier searches learnt about move ordering, keeping the table: the next search orders its
@@ -279,7 +297,7 @@ where
 
 impl<S, G> SearchEngine<S, G>
 where
-    G: FastPaths + Clone + Send + Sync,
+    G: FastPaths + GamePly + Clone + Send + Sync,
     G::Move: Send,
     S: EvalSource<G, G::Move> + Sync + Clone,
     S::Eval: Send,
@@ -331,6 +349,18 @@ where
             self.settings.ponder = check()?;
         } else if name == options::LENIENT.name {
             self.settings.lenient = check()?;
+        } else if name == options::SKILL_LEVEL.name {
+            self.settings.skill_level = spin()? as u8;
+        } else if name == options::UCI_LIMIT_STRENGTH.name {
+            self.settings.limit_strength = check()?;
+        } else if name == options::UCI_ELO.name {
+            self.settings.uci_elo = spin()? as i32;
+        } else if name == options::VARIETY.name {
+            self.settings.variety = spin()? as u32;
+        } else if name == options::SEED.name {
+            self.settings.seed = spin()? as u64;
+            self.games = 0;
+            self.game_seed = skill::game_seed(self.settings.seed, 0);
         } else if name == options::VARIANT.name {
             let OptionValue::Text(text) = value else { return Err(format!("option {name} needs a variant")) };
             self.variant = text.parse::<VariantConfig>().map_err(|e| e.to_string())?;
@@ -357,7 +387,7 @@ where
 
 impl<S, G> SearchEngine<S, G>
 where
-    G: FastPaths + Clone + Send + Sync + 'static,
+    G: FastPaths + GamePly + Clone + Send + Sync + 'static,
     G::Move: Clone + Send + 'static,
     S: EvalSource<G, G::Move> + Send + Sync + 'static,
     S::Eval: Send,
@@ -389,8 +419,14 @@ where
         signals.ponder.store(mode.ponder, Ordering::Release);
         let control = Arc::new(Control { signals: signals.clone(), ..Control::default() });
         let start = limits.start.unwrap_or_else(Instant::now);
-        let limits =
-            Limits { signals: Some(signals), iterative: true, start: Some(start), ..self.playing_limits(limits) };
+        let choice = self.skill().choice(game.game_ply());
+        let (game_seed, key) = (self.game_seed, game.hash());
+        let limits = Limits {
+            signals: Some(signals),
+            iterative: true,
+            start: Some(start),
+            ..skill_limits(self.playing_limits(limits), choice)
+        };
         let (variant, game, pool) = (self.variant, game.clone(), self.pool.clone());
         let (tt, source, setup) = (self.tt.clone(), self.source.clone(), self.run_setup());
         let ctl = control.clone();
@@ -404,6 +440,10 @@ where
                 listener.iteration(&info);
             };
             let result = pool.search_in(&variant, &game, make_eval, &limits, &setup, report);
+            let result = match choice {
+                Some(c) => skill::apply(result, &c, game_seed, key),
+                None => result,
+            };
             ctl.hold_then_finish(mode);
             listener.finished(&result);
             result
@@ -411,4 +451,14 @@ where
         let thread = thread.expect("the system starts a thread");
         SearchHandle { control, reports: None, thread: Some(thread) }
     }
+}
+
+/// `limits` as a level or `Variety` searches them ([`Choice`]): at most the level's nodes, at least its lines.
+fn skill_limits(limits: Limits, choice: Option<Choice>) -> Limits {
+    let Some(c) = choice else { return limits };
+    let nodes = match (limits.nodes, c.nodes) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    Limits { nodes, multipv: limits.multipv.max(c.lines), ..limits }
 }

@@ -89,6 +89,7 @@ pub mod record;
 pub mod registry;
 mod run;
 mod searcher;
+pub mod skill;
 mod smp;
 mod stats;
 pub mod synthetic;

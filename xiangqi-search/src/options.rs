@@ -77,9 +77,74 @@ pub const PARAM_FILE: OptionDecl = OptionDecl {
     doc: "A file of tuned search parameters (`name = value` lines); empty for none.",
 };
 
+/// `Skill Level`: 1 (weakest) to 10 (full strength); each level below 10 caps the search's nodes and chooses at
+/// random among the moves near the best ([`crate::skill`]).
+pub const SKILL_LEVEL: OptionDecl = OptionDecl {
+    name: "Skill Level",
+    ucci: None,
+    kind: OptionKind::Spin {
+        default: crate::skill::FULL_STRENGTH as i64,
+        min: 1,
+        max: crate::skill::FULL_STRENGTH as i64,
+    },
+    doc: "1 (weakest) to 10 (full strength): below 10, fewer nodes and a random choice among the moves near the best.",
+};
+
+/// `UCI_LimitStrength`: play at the level of `UCI_Elo` instead of `Skill Level`.
+pub const UCI_LIMIT_STRENGTH: OptionDecl = OptionDecl {
+    name: "UCI_LimitStrength",
+    ucci: None,
+    kind: OptionKind::Check { default: false },
+    doc: "Plays at the strength of UCI_Elo (the level whose measured Elo is not above it) instead of Skill Level.",
+};
+
+/// `UCI_Elo`: the strength played under `UCI_LimitStrength`, on the scale of [`crate::skill::LEVEL_ELO`] with level
+/// 10 at [`crate::skill::NOMINAL_FULL_ELO`].
+pub const UCI_ELO: OptionDecl = OptionDecl {
+    name: "UCI_Elo",
+    ucci: None,
+    kind: OptionKind::Spin {
+        default: crate::skill::MIN_ELO as i64,
+        min: crate::skill::MIN_ELO as i64,
+        max: crate::skill::MAX_ELO as i64,
+    },
+    doc: "The Elo played under UCI_LimitStrength (levels measured against each other; level 10 nominally 2400).",
+};
+
+/// `Variety`: at full strength, the plies from the game's start in which the engine chooses at random among the
+/// moves nearly as good as the best (0, the default: never; the engine plays as itself).
+pub const VARIETY: OptionDecl = OptionDecl {
+    name: "Variety",
+    ucci: None,
+    kind: OptionKind::Spin { default: 0, min: 0, max: 200 },
+    doc: "Plies from the game's start in which full strength varies among moves nearly as good as the best.",
+};
+
+/// `Seed`: the seed of the random choices of the levels and of `Variety` (0, the default: a new seed every game;
+/// any other value: the same choices in the same positions, for measurement).
+pub const SEED: OptionDecl = OptionDecl {
+    name: "Seed",
+    ucci: None,
+    kind: OptionKind::Spin { default: 0, min: 0, max: i32::MAX as i64 },
+    doc: "Seed of the levels' and Variety's random choices: 0 for a new seed every game, else reproducible.",
+};
+
 /// The engine's own options, in the order UCI lists them; the evaluator's follow.
-pub const ENGINE_OPTIONS: [OptionDecl; 8] =
-    [HASH, THREADS, MULTIPV, CLEAR_HASH, MOVE_OVERHEAD, PONDER, LENIENT, VARIANT];
+pub const ENGINE_OPTIONS: [OptionDecl; 13] = [
+    HASH,
+    THREADS,
+    MULTIPV,
+    CLEAR_HASH,
+    MOVE_OVERHEAD,
+    PONDER,
+    LENIENT,
+    VARIANT,
+    SKILL_LEVEL,
+    UCI_LIMIT_STRENGTH,
+    UCI_ELO,
+    VARIETY,
+    SEED,
+];
 
 /// The values of the engine's own options ([`ENGINE_OPTIONS`]), as set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +163,27 @@ pub struct EngineSettings {
     pub lenient: bool,
     /// `Variant`, as given.
     pub variant: String,
+    /// `Skill Level`.
+    pub skill_level: u8,
+    /// `UCI_LimitStrength`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub uci_elo: i32,
+    /// `Variety`, in plies.
+    pub variety: u32,
+    /// `Seed`.
+    pub seed: u64,
+}
+
+impl EngineSettings {
+    /// The level played: `UCI_Elo`'s under `UCI_LimitStrength`, else `Skill Level`.
+    pub fn level(&self) -> u8 {
+        if self.limit_strength {
+            crate::skill::level_for_elo(self.uci_elo)
+        } else {
+            self.skill_level
+        }
+    }
 }
 
 impl Default for EngineSettings {
@@ -114,6 +200,11 @@ impl Default for EngineSettings {
             ponder: check(PONDER),
             lenient: check(LENIENT),
             variant: variant.to_owned(),
+            skill_level: SKILL_LEVEL.spin().0 as u8,
+            limit_strength: check(UCI_LIMIT_STRENGTH),
+            uci_elo: UCI_ELO.spin().0 as i32,
+            variety: VARIETY.spin().0 as u32,
+            seed: SEED.spin().0 as u64,
         }
     }
 }
@@ -134,5 +225,6 @@ mod tests {
         let s = EngineSettings::default();
         assert_eq!((s.hash_mb, s.threads, s.multipv, s.variant.as_str()), (16, 1, 1, "engine"));
         assert_eq!(s.move_overhead.as_millis(), 10);
+        assert_eq!((s.skill_level, s.limit_strength, s.variety, s.seed, s.level()), (10, false, 0, 0, 10));
     }
 }

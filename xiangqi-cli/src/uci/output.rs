@@ -101,6 +101,9 @@ pub(crate) struct Reporter {
     pub(crate) ucci: bool,
     /// UCCI: a draw offered by `go draw` or `ponderhit draw`.
     pub(crate) draw_offer: Arc<AtomicBool>,
+    /// The engine chooses among its lines (a level below 10, or `Variety`): the line chosen is reported last, so
+    /// that a GUI or match runner reading the last `info` line sees the score of the move played.
+    pub(crate) chooses: bool,
 }
 
 impl Listener<Move> for Reporter {
@@ -116,6 +119,13 @@ impl Listener<Move> for Reporter {
         if self.ucci {
             self.out.line(&ucci_bestmove(result, self.draw_offer.load(Ordering::Relaxed)));
         } else {
+            if self.chooses {
+                if let Some(m) = result.best_move {
+                    let pv: Vec<String> = result.pv.iter().map(Move::to_string).collect();
+                    let pv = if pv.first() == Some(&m.to_string()) { pv.join(" ") } else { m.to_string() };
+                    self.out.line(&format!("info depth {} score {} pv {pv}", result.depth, uci_score(result.score)));
+                }
+            }
             self.out.line(&uci_bestmove(result));
         }
     }

@@ -255,7 +255,9 @@ impl Uci {
         let overhead = self.engine.settings().move_overhead;
         let (limits, mode) = go.limits(&self.pos, root_moves, overhead, start);
         let draw_offer = Arc::new(AtomicBool::new(ucci_draw == Some(true)));
-        let reporter = Reporter { out: self.out.clone(), ucci: ucci_draw.is_some(), draw_offer: draw_offer.clone() };
+        let chooses = self.engine.skill().limits_search(xiangqi_search::skill::GamePly::game_ply(&self.pos));
+        let reporter =
+            Reporter { out: self.out.clone(), ucci: ucci_draw.is_some(), draw_offer: draw_offer.clone(), chooses };
         let handle = self.engine.go_with(&self.pos, limits, mode, reporter);
         self.running = Some(Running { handle, draw_offer });
     }
@@ -385,6 +387,9 @@ mod tests {
             .chain(["uciok".to_owned()])
             .collect();
         let (uci, rest) = uci.split_at(uci.len() - tunable.len());
+        // UCI_Elo's range is that of the measured levels.
+        let (lo, hi) = (xiangqi_search::skill::MIN_ELO, xiangqi_search::skill::MAX_ELO);
+        let elo = format!("option name UCI_Elo type spin default {lo} min {lo} max {hi}");
         assert_eq!(rest, tunable);
         assert_eq!(
             uci,
@@ -399,6 +404,11 @@ mod tests {
                 "option name Ponder type check default false",
                 "option name Lenient type check default false",
                 "option name Variant type string default engine",
+                "option name Skill Level type spin default 10 min 1 max 10",
+                "option name UCI_LimitStrength type check default false",
+                elo.as_str(),
+                "option name Variety type spin default 0 min 0 max 200",
+                "option name Seed type spin default 0 min 0 max 2147483647",
                 "option name Use NNUE type check default true",
                 "option name EvalFile type string default <embedded>",
                 "option name ParamFile type string default <empty>",
