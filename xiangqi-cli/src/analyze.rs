@@ -257,7 +257,12 @@ pub fn run(args: &AnalyzeArgs) -> CmdResult {
     let notation = args.notation.or(record.notation).unwrap_or(Notation::Chinese);
     let annotated = annotate(&record, &evals, notation, &how);
     let text = write_pgn(std::slice::from_ref(&annotated), notation);
-    let summary = summary(&record, &evals);
+    let mut summary = summary(&record, &evals);
+    if record.start == Position::startpos() {
+        if let Some(n) = xiangqi_core::record::openings::opening_of(&record.start, &record.main_line()) {
+            summary.push_str(&format!("opening: {}, at ply {}\n", n.opening.label(), n.ply));
+        }
+    }
     match &args.out {
         Some(path) => {
             write_text(path, &text, args.encoding)?;

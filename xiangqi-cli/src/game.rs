@@ -9,7 +9,7 @@ use crate::{CmdResult, UsageError};
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
-use xiangqi_core::record::GameRecord;
+use xiangqi_core::record::{openings, GameRecord};
 use xiangqi_core::rules::{JudgeOptions, Reason, Violation};
 use xiangqi_core::{Color, Game, GameResult, Position, Replay, Validation};
 
@@ -102,10 +102,30 @@ fn detail(result: Option<GameResult>) -> String {
     }
 }
 
+/// The opening the game reached ([`openings::opening_of`]), as JSON: its names, its ECCO code when the table
+/// gives one, and the ply that reached it; `null` when none is named.
+fn opening_json(game: &Game) -> serde_json::Value {
+    match openings::opening_of(game.start(), game.moves()) {
+        Some(n) => json!({
+            "chinese": n.opening.chinese,
+            "english": n.opening.english,
+            "ecco": n.opening.ecco,
+            "ply": n.ply,
+        }),
+        None => serde_json::Value::Null,
+    }
+}
+
+/// The opening line of the text report: `opening 中炮 (Central Cannon), at ply 1`, or nothing.
+fn opening_text(game: &Game) -> Option<String> {
+    openings::opening_of(game.start(), game.moves()).map(|n| format!("opening {}, at ply {}", n.opening.label(), n.ply))
+}
+
 /// The `--json` object.
 fn json_report(game: &Game, unplayed: usize) -> serde_json::Value {
     let result = game.result();
     json!({
+        "opening": opening_json(game),
         "result": result_word(result),
         "reason": result.map(|r| r.reason.as_str()),
         "plies": game.plies(),
@@ -140,6 +160,9 @@ pub fn run(args: &GameArgs) -> CmdResult {
     }
     writeln!(out, "detail {}", detail(result))?;
     writeln!(out, "plies {plies}")?;
+    if let Some(line) = opening_text(&game) {
+        writeln!(out, "{line}")?;
+    }
     if unplayed > 0 {
         writeln!(out, "stopped the game ended at ply {plies}; the {unplayed} moves after it were not replayed")?;
     }
@@ -157,6 +180,7 @@ fn game_json(number: usize, record: &GameRecord, game: &Game, unplayed: usize) -
         "game": number,
         "tags": tags,
         "recorded_result": record.result,
+        "opening": opening_json(game),
         "result": result_word(result),
         "reason": result.map(|r| r.reason.as_str()),
         "detail": detail(result),
@@ -210,6 +234,9 @@ fn run_game_file(args: &GameArgs, path: &Path) -> CmdResult {
         writeln!(out, "  detail {}", detail(result))?;
         writeln!(out, "  recorded {}", record.result.as_deref().unwrap_or("*"))?;
         writeln!(out, "  plies {}", game.plies())?;
+        if let Some(line) = opening_text(&game) {
+            writeln!(out, "  {line}")?;
+        }
         if unplayed > 0 {
             writeln!(
                 out,
@@ -240,6 +267,22 @@ mod tests {
             no_material_draw: false,
             lenient: false,
         }
+    }
+
+    #[test]
+    fn the_opening_is_named_in_text_and_json() {
+        let start = Position::startpos().fen();
+        for moves in ["h2e2 h9g7 h0g2 i9h9", "h2e2 i9i8 h0g2 i8i9 i0i1 h9g7 i1i0 i9h9"] {
+            let game = replay(&args(&start, moves)).unwrap().game;
+            let v = json_report(&game, 0);
+            assert_eq!(v["opening"]["chinese"], "中炮对屏风马 先出车", "{moves}");
+            assert_eq!(v["opening"]["english"], "Central Cannon vs Screen Horses, Chariot First");
+            assert_eq!(v["opening"]["ply"], moves.split(' ').count());
+            let text = opening_text(&game).unwrap();
+            assert!(text.starts_with("opening 中炮对屏风马 先出车 (Central Cannon"), "{text}");
+        }
+        let none = replay(&args("3k5/9/9/9/9/9/9/9/9/R3K4 w", "a0a1")).unwrap().game;
+        assert!(json_report(&none, 0)["opening"].is_null());
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! - [`read_record`] reads a file of either format, recognised by its content, and refuses one that is neither.
 //! - [`GameRecord::judge`] replays a game's main line with the rules' referee ([`Game::replay`]).
 //! - [`Position::move_text`] and [`Position::read_move`] write and read one move.
+//! - [`openings`] names the opening a game reached (Chinese and English), recognised by position.
 //!
 //! This module is behind the default cargo feature `records` (which brings in `encoding_rs`); a rules-only user
 //! turns it off with `default-features = false`.
@@ -24,17 +25,20 @@
 //! assert_eq!(game.moves.len(), 3);
 //! assert_eq!(game.moves[0].comments, ["central cannon"]);
 //! let wxf = write_pgn(std::slice::from_ref(game), Notation::Wxf);
-//! assert_eq!(wxf, "[Event \"demo\"]\n[Result \"1-0\"]\n\n1. C2.5 {central cannon}\n1... H8+7\n2. H2+3 1-0\n");
+//! // The Seven Tag Roster first, then the others; the opening reached is named.
+//! let opening = "[Opening \"中炮对进左马 (Central Cannon vs Left Horse)\"]";
+//! assert_eq!(wxf, format!("[Event \"demo\"]\n[Result \"1-0\"]\n{opening}\n\n1. C2.5 {{central cannon}}\n1... H8+7\n2. H2+3 1-0\n"));
 //! ```
 
 mod encoding;
 mod notation;
+pub mod openings;
 mod pgn;
 mod xqf;
 
 pub use encoding::{decode, encode, Decoded, EncodeError, TextEncoding};
 pub use notation::{Notation, NotationError};
-pub use pgn::{read_pgn, write_pgn, PgnFile, ReadOptions};
+pub use pgn::{read_pgn, write_pgn, PgnFile, ReadOptions, STANDARD_TAGS};
 pub use xqf::{read_xqf, XqfError};
 
 use crate::rules::JudgeOptions;

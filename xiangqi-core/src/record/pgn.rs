@@ -405,10 +405,17 @@ fn split_joined(pos: &Position, text: &str) -> Option<Vec<(crate::Move, Notation
     Some(out)
 }
 
+/// The Seven Tag Roster of PGN, in its order: written first, before the other tags.
+pub const STANDARD_TAGS: [&str; 7] = ["Event", "Site", "Date", "Round", "Red", "Black", "Result"];
+
 /// Writes games as PGN in `notation` (one line per move number, comments in braces, variations in parentheses).
 ///
-/// The tags are written as they are, with `FEN` set when the game does not start from the start position, and a
-/// `Format` tag, when present, set to the notation's name. The text is UTF-8; [`super::encode`] makes GBK bytes.
+/// The tags of the Seven Tag Roster ([`STANDARD_TAGS`]) that the game has come first, in the roster's order, then
+/// the others in the order read; `FEN` is set when the game does not start from the start position, and a `Format`
+/// tag, when present, is set to the notation's name. The result is the record's own: the movetext's, or the
+/// `Result` tag's when the movetext has none or `*`, and the `Result` tag says the same. A game from the start
+/// position whose opening is named ([`super::openings`]) gets an `Opening` tag (`中文 (English)`) and, where the
+/// table gives one, an `ECCO` tag, unless it has them already (a tag written empty counts as absent). The text is UTF-8; [`super::encode`] makes GBK bytes.
 pub fn write_pgn(games: &[GameRecord], notation: Notation) -> String {
     let mut out = String::new();
     for (k, game) in games.iter().enumerate() {
@@ -423,15 +430,40 @@ pub fn write_pgn(games: &[GameRecord], notation: Notation) -> String {
             Some(t) => t.1 = value,
             None => tags.push((name.to_string(), value)),
         };
+        let has = |tags: &[(String, String)], name: &str| tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
         // A FEN tag that describes the start already is kept as written (`r` for Red, a move number 0...).
         let fen_tag = tags.iter().find(|(n, _)| n.eq_ignore_ascii_case("FEN"));
         let same = fen_tag.and_then(|(_, f)| Position::from_fen_with(f, Validation::Lenient).ok());
         if same.as_ref() != Some(&game.start) && (fen_tag.is_some() || game.start != Position::startpos()) {
             set(&mut tags, "FEN", game.start.fen());
         }
-        if tags.iter().any(|(n, _)| n.eq_ignore_ascii_case("Format")) {
+        if has(&tags, "Format") {
             set(&mut tags, "Format", notation.name().to_string());
         }
+        // The record's result: a decided one wins over `*`, wherever it was written.
+        let tag_result = game.tag("Result").map(|r| result_token(Some(r)));
+        let result = match (result_token(game.result.as_deref()), tag_result) {
+            ("*", Some(t)) => t,
+            (r, _) => r,
+        };
+        if has(&tags, "Result") || result != "*" {
+            set(&mut tags, "Result", result.to_string());
+        }
+        // A tag written empty (as some programs write every tag) counts as absent.
+        let filled = |tags: &[(String, String)], name: &str| {
+            tags.iter().any(|(n, v)| n.eq_ignore_ascii_case(name) && !v.trim().is_empty())
+        };
+        if game.start == Position::startpos() && !filled(&tags, "Opening") {
+            if let Some(named) = super::openings::opening_of(&game.start, &game.main_line()) {
+                set(&mut tags, "Opening", named.opening.label());
+                if let (Some(code), false) = (named.opening.ecco, filled(&tags, "ECCO")) {
+                    set(&mut tags, "ECCO", code.to_string());
+                }
+            }
+        }
+        // The Seven Tag Roster first, in its order; the rest as they were.
+        let rank = |name: &str| STANDARD_TAGS.iter().position(|t| t.eq_ignore_ascii_case(name)).unwrap_or(7);
+        tags.sort_by_key(|(n, _)| rank(n));
         for (name, value) in &tags {
             let value = value.replace('\\', "\\\\").replace('"', "\\\"");
             out.push_str(&format!("[{name} \"{value}\"]\n"));
@@ -445,11 +477,10 @@ pub fn write_pgn(games: &[GameRecord], notation: Notation) -> String {
         let mut body = String::new();
         write_line(&mut body, &game.start, &game.moves, notation, true);
         out.push_str(&body);
-        let result = game.result.clone().or_else(|| game.tag("Result").map(str::to_string));
         if !body.is_empty() {
             out.push(' ');
         }
-        out.push_str(result_token(result.as_deref()));
+        out.push_str(result);
         out.push('\n');
     }
     out
@@ -579,5 +610,59 @@ mod tests {
         assert!(text.contains("1... 马８进７ {x}\n2. 马二进三 车９平８ *"), "{text}");
         let again = read(&text);
         assert_eq!(again.games[0].as_ref().unwrap().main_line(), g.main_line());
+    }
+}
+
+#[cfg(test)]
+mod writer_tests {
+    use super::*;
+
+    fn read_one(text: &str) -> GameRecord {
+        read_pgn(text.as_bytes(), &ReadOptions::default()).games.remove(0).unwrap()
+    }
+
+    #[test]
+    fn the_seven_tags_come_first_in_their_order() {
+        let text = "[White \"x\"]\n[Result \"0-1\"]\n[Black \"B\"]\n[Opening \"mine\"]\n[Date \"2024.01.02\"]\n\
+                    [Red \"R\"]\n[Round \"3\"]\n[Site \"S\"]\n[Event \"E\"]\n\n1. h2e2 h9g7 0-1\n";
+        let out = write_pgn(&[read_one(text)], Notation::Uci);
+        let names: Vec<&str> =
+            out.lines().filter_map(|l| l.strip_prefix('[')).map(|l| l.split(' ').next().unwrap()).collect();
+        assert_eq!(names, ["Event", "Site", "Date", "Round", "Red", "Black", "Result", "White", "Opening"]);
+        // A name the record gives is kept.
+        assert!(out.contains("[Opening \"mine\"]"), "{out}");
+    }
+
+    #[test]
+    fn the_records_result_is_kept() {
+        // The movetext's result fills a `*` tag; a tag's result fills a `*` movetext; neither is overwritten.
+        for (text, want) in [
+            ("[Event \"e\"]\n[Result \"*\"]\n\n1. h2e2 h9g7 1-0\n", "1-0"),
+            ("[Event \"e\"]\n[Result \"0-1\"]\n\n1. h2e2 h9g7 *\n", "0-1"),
+            ("[Event \"e\"]\n[Result \"1/2-1/2\"]\n\n1. h2e2 h9g7\n", "1/2-1/2"),
+            ("[Event \"e\"]\n\n1. h2e2 h9g7 0-1\n", "0-1"),
+            ("[Event \"e\"]\n[Result \"*\"]\n\n1. h2e2 *\n", "*"),
+        ] {
+            let out = write_pgn(&[read_one(text)], Notation::Uci);
+            assert!(out.contains(&format!("[Result \"{want}\"]")), "{text} -> {out}");
+            assert!(out.trim_end().ends_with(want), "{text} -> {out}");
+        }
+        // A game without tags gets none but its result.
+        let bare = write_pgn(&[read_one("1. h2e2 h9g7 *\n")], Notation::Uci);
+        assert!(!bare.contains("[Result"), "{bare}");
+    }
+
+    #[test]
+    fn the_opening_is_named_and_survives_a_round_trip() {
+        let text = "[Event \"e\"]\n\n1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 兵三进一 *\n";
+        let out = write_pgn(&[read_one(text)], Notation::Chinese);
+        let tag = "[Opening \"中炮对屏风马 先出车 (Central Cannon vs Screen Horses, Chariot First)\"]";
+        assert!(out.contains(tag), "{out}");
+        let again = read_one(&out);
+        assert_eq!(again.tag("Opening"), Some("中炮对屏风马 先出车 (Central Cannon vs Screen Horses, Chariot First)"));
+        assert_eq!(write_pgn(&[again], Notation::Chinese), out);
+        // A game from a setup is not named.
+        let setup = "[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n\n*\n";
+        assert!(!write_pgn(&[read_one(setup)], Notation::Uci).contains("Opening"));
     }
 }
