@@ -4,12 +4,12 @@
 //! with ranks 0-9, with the match's tags:
 //!
 //! ```text
-//! [Game "Chinese Chess"]
 //! [Event "xiangqi match"]
 //! [Round "3"]
 //! [Red "engine"]
 //! [Black "engine+no-lmr"]
 //! [Result "1-0"]
+//! [Game "Chinese Chess"]
 //! [FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]
 //! [Format "UCI"]
 //! [Opening "h2e2 h9g7"]
@@ -208,7 +208,7 @@ mod tests {
         };
         let pgn = game.pgn("test");
         assert!(pgn.contains("[Black \"b \\\"x\\\"\"]\n"), "{pgn}");
-        assert!(pgn.contains("[Result \"1/2-1/2\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 7\"]\n"), "{pgn}");
+        assert!(pgn.contains("[Result \"1/2-1/2\"]\n[Game \"Chinese Chess\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 7\"]\n"), "{pgn}");
         assert!(pgn.contains("[Opening \"e9e8\"]\n[PlyCount \"3\"]\n[Termination \"draw-claim\"]\n"), "{pgn}");
         assert!(pgn.contains("[TimeControl \"nodes=100\"]\n"), "{pgn}");
         assert!(
