@@ -208,7 +208,12 @@ mod tests {
         };
         let pgn = game.pgn("test");
         assert!(pgn.contains("[Black \"b \\\"x\\\"\"]\n"), "{pgn}");
-        assert!(pgn.contains("[Result \"1/2-1/2\"]\n[Game \"Chinese Chess\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 7\"]\n"), "{pgn}");
+        assert!(
+            pgn.contains(
+                "[Result \"1/2-1/2\"]\n[Game \"Chinese Chess\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 7\"]\n"
+            ),
+            "{pgn}"
+        );
         assert!(pgn.contains("[Opening \"e9e8\"]\n[PlyCount \"3\"]\n[Termination \"draw-claim\"]\n"), "{pgn}");
         assert!(pgn.contains("[TimeControl \"nodes=100\"]\n"), "{pgn}");
         assert!(
