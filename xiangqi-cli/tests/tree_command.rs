@@ -196,3 +196,94 @@ fn compare_plot_rejects_bad_paths() {
     }
     assert!(!png.exists());
 }
+
+/// The step lines of `xiangqi tree --trace` (not the `#` header and summary, nor the `pruned` lines).
+fn step_lines(stdout: &str) -> Vec<&str> {
+    stdout.lines().filter(|l| !l.starts_with('#') && !l.starts_with("      ")).collect()
+}
+
+/// The field `key=value` of a step line.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split(' ').find_map(|w| w.strip_prefix(key).and_then(|w| w.strip_prefix('='))).unwrap()
+}
+
+#[test]
+fn tree_trace_counts_what_the_tree_counts_for_every_exact_variant() {
+    for (variant, pruned) in [
+        ("minimax", Some(0)),
+        ("alphabeta", Some(3)),
+        ("alphabeta-hard", Some(3)),
+        ("negamax", Some(0)),
+        ("negamax-ab", Some(3)),
+        ("negamax-ab-hard", Some(3)),
+        // PVS's zero windows prune on their own: the count is whatever the recorder says.
+        ("negamax-ab+pvs+qs+order", None),
+    ] {
+        let o = xiangqi(&["tree", "--synthetic", SPEC_TREE, "--variant", variant, "--trace"]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let stdout = text(&o.stdout);
+        let steps = step_lines(&stdout);
+        // Numbered from 1, one per line.
+        for (i, l) in steps.iter().enumerate() {
+            assert_eq!(l.split_whitespace().next().unwrap(), (i + 1).to_string(), "{variant}: {l}");
+        }
+        let entered = steps.iter().filter(|l| l.split_whitespace().nth(1) == Some("enter")).count();
+        let pruned_lines = stdout.lines().filter(|l| l.starts_with("      pruned [")).count();
+        // The summary line is the recorder's count, as `--out` reports it.
+        let summary = format!("the search entered {entered} nodes and pruned {pruned_lines} moves");
+        assert!(stdout.lines().last().unwrap().contains(&summary), "{variant}: {summary}\n{stdout}");
+        // The spec's figure: three moves pruned by alpha-beta, none by minimax.
+        if let Some(pruned) = pruned {
+            assert_eq!(pruned_lines, pruned, "{variant}");
+        }
+        let out = scratch(&format!("trace-{variant}")).join("t.dot");
+        let drawn = xiangqi(&["tree", "--synthetic", SPEC_TREE, "--variant", variant, "--out", out.to_str().unwrap()]);
+        assert!(text(&drawn.stdout).contains(&summary), "{variant}: {}", text(&drawn.stdout));
+        // The root returns the figure's value, 6.
+        let last = steps.last().unwrap();
+        assert_eq!((field(last, "node"), field(last, "value")), ("[root]", "6"), "{variant}");
+    }
+}
+
+#[test]
+fn tree_trace_labels_are_lines_of_the_pseudocode() {
+    for variant in ["alphabeta", "negamax-ab-hard+pvs+qs+order", "negamax+qs"] {
+        let listing = text(&xiangqi(&["tree", "--variant", variant, "--pseudocode"]).stdout);
+        let labels: std::collections::BTreeSet<&str> = listing
+            .lines()
+            .filter_map(|l| l.trim_end().strip_suffix(']').and_then(|l| l.rsplit_once(" [")).map(|(_, x)| x))
+            .collect();
+        let o = xiangqi(&["tree", "--synthetic", SPEC_TREE, "--variant", variant, "--trace"]);
+        for l in step_lines(&text(&o.stdout)) {
+            let label = l.split_whitespace().nth(1).unwrap();
+            assert!(labels.contains(label), "{variant}: {label} is not in the listing\n{listing}");
+        }
+    }
+}
+
+#[test]
+fn tree_trace_json_has_the_steps_and_the_explanations() {
+    let o = xiangqi(&["tree", "--synthetic", SPEC_TREE, "--trace", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let plain = text(&xiangqi(&["tree", "--synthetic", SPEC_TREE, "--trace"]).stdout);
+    assert_eq!(doc["steps"].as_array().unwrap().len(), step_lines(&plain).len());
+    assert_eq!((doc["searched"].as_u64(), doc["pruned"].as_u64(), doc["score"].as_i64()), (Some(25), Some(3), Some(6)));
+    let last = &doc["pruned_moves"][2];
+    assert_eq!(last["path"], "#2 #1");
+    assert_eq!(last["text"], "not searched: at node [#2] (Black to move), after child #0 returned 5, β = 5 ≤ α = 6");
+    let cut = &last["cutoff"];
+    assert_eq!((cut["path"].as_str(), cut["child"].as_str()), (Some("#2"), Some("#2 #0")));
+    assert_eq!((cut["value"].as_i64(), cut["alpha"].as_i64(), cut["beta"].as_i64()), (Some(5), Some(6), Some(5)));
+    assert_eq!((cut["first_to_move"].as_bool(), cut["lowered_beta"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(doc["listing"][0]["name"], "two_sided");
+}
+
+#[test]
+fn tree_without_out_or_trace_says_what_to_give() {
+    let o = xiangqi(&["tree", "--synthetic", SPEC_TREE]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("give --out FILE (.dot or .svg), --trace or --pseudocode"), "{}", text(&o.stderr));
+    let o = xiangqi(&["tree", "--json"]);
+    assert!(!o.status.success(), "--json needs --trace");
+}

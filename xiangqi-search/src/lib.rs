@@ -16,6 +16,12 @@
 //! registry; it runs any combination, on compositions of the `Dynamic` policies that read it at run time and visit
 //! the same nodes. Named presets ([`Minimax`], [`AlphaBeta`], [`Pvs`], ..., [`Engine`]) are fixed compositions.
 //!
+//! A search can be watched by an [`Observer`] (a type parameter of the searcher; [`Silent`] for ordinary searches,
+//! which compiles every report away): node by node, and line by line, each node function reporting the labelled
+//! line of the algorithm's pseudocode it has just executed ([`Step`], [`Label`]). [`record`] keeps both, with the
+//! pseudocode of each variant and an explanation of every pruned move: what `xiangqi tree --trace` prints and the
+//! page steps through.
+//!
 //! Policies see the search through a small trait ([`policy::Search`]). The algorithms are generic over a game
 //! ([`GameTree`], plus the optional speed hooks of [`FastPaths`]) and an [`Evaluator`] (the trait lives in
 //! `xiangqi-core`, so that `xiangqi-eval` implements it without knowing this crate). `xiangqi_core::Position` is a

@@ -1,4 +1,11 @@
-//! Recording the searched tree, for drawing it.
+//! Recording the searched tree, for drawing it, and the search's line-level trace, for stepping through it.
+//!
+//! [`record`] (a game and its evaluator) and [`record_tree`] (a synthetic tree written as text) record one search
+//! in a call: `xiangqi tree` and the page's `watch` both use them. Besides the tree, the recorder keeps the
+//! search's [`Step`]s ([`Recorder::trace`], bounded like the nodes): each names by its [`crate::Label`] the line of
+//! the variant's pseudocode ([`pseudocode::listing`]) that a node function has just executed, with the frame's
+//! values. Each move pruned by a cutoff keeps the cutoff ([`Cutoff`]), which [`Recorder::explain_text`] turns into
+//! a sentence and [`trace_text`] prints after the cutoff's step.
 //!
 //! [`Recorder`] is an [`Observer`]: it keeps every node a search enters (the move that led there, the alpha/beta
 //! window on entry, the depth left, the kind of search, the value returned and how the node ended) and every move
