@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Elo and the SPRT of a 200-game match, from its counts game by game and by colour-reversed pair, as a program
-/// using `xiangqi-match` computes them (the README's match against ElephantEye, its `nobestmove` claims counted as
+/// using `xiangqi-match` computes them (the match against ElephantEye in `book/src/experiments/strength.md`, its `nobestmove` claims counted as
 /// its losses).
 fn measure_a_match() -> Result<(), Box<dyn std::error::Error>> {
     let games = Trinomial { wins: 159, draws: 10, losses: 31 };

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Part of the `engine` preset (`engine+no-tm` takes
 /// it away): on a clock of 8 s + 0.08 s a move, `engine` with it against `engine` without it scored +26.9 ± 15.8 Elo
-/// in 880 games (README, "What each technique is worth"). It acts only on a clock (a search with a soft time limit,
+/// in 880 games (the book's experiments, `book/src/experiments/sprt.md`). It acts only on a clock (a search with a soft time limit,
 /// [`crate::Limits::clock`]); fixed time, nodes or depth are untouched, so no node count changes.
 pub const TECHNIQUE: Technique = Technique {
     id: ID,
