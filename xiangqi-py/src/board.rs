@@ -6,7 +6,7 @@ use crate::svg::board_svg;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyInt, PyString};
 use xiangqi_core::record::Notation;
 use xiangqi_core::rules::{JudgeOptions, Reason};
 use xiangqi_core::{Color, Game, GameResult, Move as CoreMove, Position, Square, Validation};
@@ -293,7 +293,7 @@ impl Board {
 
     /// The piece on a square (a name such as `"e0"` or an index 0-89) as its FEN letter, or `None`.
     fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<char>> {
-        let sq = crate::learn::square_arg(square)?;
+        let sq = square_arg(square)?;
         Ok(self.pos().piece_at(sq).map(|p| p.char()))
     }
 
@@ -324,7 +324,7 @@ impl Board {
         {
             let mut view = array.readwrite();
             let mask = view.as_slice_mut().expect("a new array is contiguous");
-            crate::learn::fill_mask(self.pos(), relative, mask);
+            crate::index::fill_mask(self.pos(), relative, mask);
         }
         array
     }
@@ -396,4 +396,19 @@ impl MoveIter {
     fn __next__(&mut self) -> Option<Move> {
         self.moves.next()
     }
+}
+
+/// A square given as a name (`"e0"`) or an index (0-89).
+pub(crate) fn square_arg(square: &Bound<'_, PyAny>) -> PyResult<Square> {
+    if let Ok(s) = square.cast::<PyString>() {
+        return s.to_cow()?.parse::<Square>().map_err(|e| PyValueError::new_err(e.0));
+    }
+    if square.cast::<PyInt>().is_ok() {
+        let i: i64 = square.extract()?;
+        return usize::try_from(i)
+            .ok()
+            .and_then(Square::from_index)
+            .ok_or_else(|| PyValueError::new_err(format!("no square {i}: squares are 0-89")));
+    }
+    Err(PyTypeError::new_err("a square is a name such as 'e0' or an index 0-89"))
 }

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 use xiangqi_core::attacks::Occupancy;
-use xiangqi_core::{can_stand, piece_reach, Color, Move, Piece, PieceKind, Square};
+use xiangqi_core::{can_stand, piece_reach, Color, Move, Piece, PieceKind, Position, Square};
 
 /// No index: a from-to pair no piece can make.
 const NONE: u16 = u16::MAX;
@@ -99,6 +99,19 @@ impl MoveIndex {
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
+}
+
+/// Sets the entries of the legal moves of `pos` in `mask` (all false on entry).
+#[inline]
+pub(crate) fn fill_mask(pos: &Position, relative: bool, mask: &mut [bool]) {
+    let index = MoveIndex::get();
+    let flip = relative && pos.turn() == Color::Black;
+    pos.for_each_legal_move(|m| {
+        if let Some(i) = index.index_for(m, flip) {
+            mask[i] = true;
+        }
+        true
+    });
 }
 
 #[cfg(test)]

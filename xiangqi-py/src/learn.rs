@@ -3,44 +3,17 @@
 //! one call. The GIL is released while the batches are computed.
 
 use crate::board::{value_error, Board, Move};
+use crate::index::fill_mask;
 use crate::index::MoveIndex;
 use crate::planes::{self, encode_pieces, Pieces, PLANES};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString};
+use pyo3::types::PyString;
 use rayon::prelude::*;
 use xiangqi_core::rules::JudgeOptions;
-use xiangqi_core::{Color, Game, Position, Square, Validation};
-
-/// A square given as a name (`"e0"`) or an index (0-89).
-pub(crate) fn square_arg(square: &Bound<'_, PyAny>) -> PyResult<Square> {
-    if let Ok(s) = square.cast::<PyString>() {
-        return s.to_cow()?.parse::<Square>().map_err(|e| PyValueError::new_err(e.0));
-    }
-    if square.cast::<PyInt>().is_ok() {
-        let i: i64 = square.extract()?;
-        return usize::try_from(i)
-            .ok()
-            .and_then(Square::from_index)
-            .ok_or_else(|| PyValueError::new_err(format!("no square {i}: squares are 0-89")));
-    }
-    Err(PyTypeError::new_err("a square is a name such as 'e0' or an index 0-89"))
-}
-
-/// Sets the entries of the legal moves of `pos` in `mask` (all false on entry).
-#[inline]
-pub(crate) fn fill_mask(pos: &Position, relative: bool, mask: &mut [bool]) {
-    let index = MoveIndex::get();
-    let flip = relative && pos.turn() == Color::Black;
-    pos.for_each_legal_move(|m| {
-        if let Some(i) = index.index_for(m, flip) {
-            mask[i] = true;
-        }
-        true
-    });
-}
+use xiangqi_core::{Color, Game, Position, Validation};
 
 /// The index of `move` (a `Move` or UCI text) in the move index; with `flip`, that of the move with its ranks
 /// mirrored (the side-to-move view of a Black move). `ValueError` for a from-to pair no piece can make.
