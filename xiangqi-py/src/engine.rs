@@ -116,7 +116,23 @@ pub struct Engine {
     engine: Mutex<SearchEngine<EvalChoice>>,
     variant: VariantConfig,
     choice: EvalChoice,
-    running: Mutex<Option<Stopper>>,
+    running: Mutex<Running>,
+}
+
+/// What `stop()` reaches: the searches asked for and not yet finished, the running one's stopper, and a stop that
+/// came before the search it was meant for had started (so it is not lost).
+#[derive(Default)]
+struct Running {
+    pending: usize,
+    stopper: Option<Stopper>,
+    stop_requested: bool,
+}
+
+impl Engine {
+    /// The running-search state, whatever a panicking thread left in it.
+    fn running(&self) -> std::sync::MutexGuard<'_, Running> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 #[pymethods]
@@ -137,7 +153,7 @@ impl Engine {
         engine.set_hash(hash_mb).map_err(value_error)?;
         engine.set_threads(threads).map_err(value_error)?;
         engine.table().prefault();
-        Ok(Engine { engine: Mutex::new(engine), variant: spec, choice, running: Mutex::new(None) })
+        Ok(Engine { engine: Mutex::new(engine), variant: spec, choice, running: Mutex::default() })
     }
 
     /// The variant, as its canonical text.
@@ -180,11 +196,20 @@ impl Engine {
         };
         let pos: Position = board.pos().clone();
         drop(board);
+        // Counted before the GIL is released: a `stop()` from now on reaches this search, even one that comes
+        // before the engine has started it.
+        self.running().pending += 1;
         let (r, interrupted) = py.detach(|| {
             let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
             engine.set_multipv(multipv);
             let handle = engine.go(&pos, limits, GoMode { infinite, ponder: false });
-            *self.running.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle.stopper());
+            {
+                let mut running = self.running();
+                if std::mem::take(&mut running.stop_requested) {
+                    handle.stop();
+                }
+                running.stopper = Some(handle.stopper());
+            }
             // Ctrl-C (a notebook's interrupt) stops the search: the signal is checked at growing intervals, from
             // 0.1 ms (a short search returns at once) to 20 ms.
             let mut interrupted = None;
@@ -199,7 +224,9 @@ impl Engine {
                 }
             }
             let r = handle.wait();
-            *self.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            let mut running = self.running();
+            running.stopper = None;
+            running.pending -= 1;
             (r, interrupted)
         });
         if let Some(e) = interrupted {
@@ -208,10 +235,15 @@ impl Engine {
         Ok(SearchResult::new(&r))
     }
 
-    /// Stops the running search (from another thread); it returns the result of its last completed iteration.
+    /// Stops the running search (from another thread); it returns the result of its last completed iteration. A
+    /// search that was called but has not started yet stops as soon as it starts; with no search called, nothing
+    /// happens.
     fn stop(&self) {
-        if let Some(s) = self.running.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            s.stop();
+        let mut running = self.running();
+        match &running.stopper {
+            Some(s) => s.stop(),
+            None if running.pending > 0 => running.stop_requested = true,
+            None => {}
         }
     }
 

@@ -1,6 +1,7 @@
 """The engine through the binding: a mate in 3, stop() from another thread, the variants, the recorded tree."""
 
 import json
+import sys
 import threading
 import time
 
@@ -37,6 +38,29 @@ def test_stop_ends_an_infinite_search_from_another_thread():
     assert not thread.is_alive()
     r = box["r"]
     assert r.depth >= 1 and board.is_legal(r.best_move)
+
+
+def test_a_stop_that_comes_before_the_search_has_started_is_not_lost():
+    # With a long switch interval the searching thread keeps the GIL until the binding releases it, so stop() comes
+    # the instant the search was asked for, before the engine has started it: it must still end the search.
+    engine = xiangqi.Engine()
+    board = xiangqi.Board()
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(100)
+    try:
+        for _ in range(10):
+            box = {}
+            thread = threading.Thread(target=lambda: box.setdefault("r", engine.search(board, infinite=True)))
+            thread.start()
+            engine.stop()
+            thread.join(timeout=20)
+            assert not thread.is_alive(), "the stop was lost"
+            assert board.is_legal(box["r"].best_move)
+    finally:
+        sys.setswitchinterval(old)
+    # With no search asked for, stop() does nothing: the next search is not stopped by it.
+    engine.stop()
+    assert engine.search(board, depth=3).depth == 3
 
 
 def test_textbook_variants_agree_and_count_their_nodes():
