@@ -4,8 +4,7 @@
 import { addMove, game, nodeAt, pathOf } from "./gametree.js";
 import { t } from "./i18n.js";
 import { renderMoves } from "./movelist.js";
-import { $, board, conn, notate, page, status } from "./page.js";
-import { arrowsFor, show } from "./play.js";
+import { $, actions, board, conn, notate, page, status, tab } from "./page.js";
 import { save, settings } from "./storage.js";
 
 // ---------------------------------------------------------------- analysis
@@ -31,6 +30,12 @@ export function startAnalysis() {
     }
   });
   $("btn-analyse").textContent = t("stop");
+}
+
+/** The analysis's first moves in position `st`, as arrows (the best one thickest); none when it is not analysed. */
+export function arrowsFor(st) {
+  if (!page.analysing || !page.lastInfo || page.lastInfo.fen !== st.fen || tab() === "watch" || tab() === "editor") return [];
+  return page.lastInfo.lines.filter((l) => l.pv.length).map((l, i) => ({ uci: l.pv[0].uci, weight: 1 / (i + 1) }));
 }
 
 export function stopAnalysis() {
@@ -122,7 +127,7 @@ export async function startPreview(moves) {
   try {
     const st = await conn.ask({ type: "state", fen: game.fen, moves });
     page.preview = { moves, state: st };
-    show();
+    actions.show();
   } catch (e) {
     status(`${t("error")}: ${e.message}`, true);
   }
@@ -131,5 +136,5 @@ export async function startPreview(moves) {
 export function exitPreview(redraw = true) {
   if (!page.preview) return;
   page.preview = null;
-  if (redraw) show();
+  if (redraw) actions.show();
 }

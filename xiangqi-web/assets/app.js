@@ -5,20 +5,23 @@
 
 import { exitPreview, renderEval, renderLines, startAnalysis, stopAnalysis } from "./analysis.js";
 import { placement } from "./board.js";
-import { clock, tickClock } from "./clock.js";
+import { tickClock } from "./clock.js";
 import { setConn } from "./connection.js";
-import { buildPalette, editor, editorApply, editorChanged } from "./editor.js";
+import { buildPalette, editor, editorApply, editorChanged, editorClick, enterEditor } from "./editor.js";
 import { START_FEN, game, pathOf } from "./gametree.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { bindLearn, learn, learnKey, readUrl, renderHead, show as showStep } from "./learn.js";
 import { bindMore, openFromUrl } from "./learnmore.js";
 import { renderMoves } from "./movelist.js";
-import { $, board, conn, page, selectTab, status, tab } from "./page.js";
-import { afterPosition, goTo, newGame, refresh, show, takeback } from "./play.js";
+import { $, actions, board, conn, page, selectTab, status, tab } from "./page.js";
+import { afterPosition, goTo, newGame, refresh, show, stopPlay, takeback, userMove } from "./play.js";
 import "./records.js"; // binds the games tab's buttons
 import "./review.js"; // binds the review buttons
-import { restore, save, settings } from "./storage.js";
+import { clock, restore, save, settings } from "./storage.js";
 import { Watch } from "./watch.js";
+
+// the lower modules reach these through `actions` (page.js), so that no module imports one above it
+Object.assign(actions, { show, refresh, goTo, userMove, afterPosition, stopPlay, newGame, enterEditor, editorClick });
 
 // ---------------------------------------------------------------- tabs and controls
 

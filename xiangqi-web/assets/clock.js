@@ -1,11 +1,8 @@
 // The players' clock: its time left, the increment, the tick that runs it.
 
 import { t } from "./i18n.js";
-import { $, page, tab } from "./page.js";
-import { show, stopPlay } from "./play.js";
-import { save, settings } from "./storage.js";
-
-export const clock = { red: 600000, black: 600000, running: false, lastTick: 0, flagged: null };
+import { $, actions, page, tab } from "./page.js";
+import { clock, save, settings } from "./storage.js";
 
 // ---------------------------------------------------------------- the clock
 
@@ -32,9 +29,9 @@ export function tickClock() {
       clock[side] = 0;
       clock.flagged = side;
       clock.running = false;
-      stopPlay();
+      actions.stopPlay();
       save();
-      show();
+      actions.show();
     }
   }
   $("clock-red").textContent = `${t("red")} ${fmt(clock.red)}`;

@@ -3,8 +3,7 @@
 import { CHINESE, placement, placementToFen } from "./board.js";
 import { START_FEN, game } from "./gametree.js";
 import { t } from "./i18n.js";
-import { $, board, conn, page, selectTab } from "./page.js";
-import { newGame } from "./play.js";
+import { $, actions, board, conn, page, selectTab } from "./page.js";
 
 // ---------------------------------------------------------------- the editor
 
@@ -53,7 +52,7 @@ export async function editorApply() {
     msg.className = "msg ok";
     msg.textContent = t("position_ok");
     selectTab("play");
-    newGame(st.fen || fen);
+    actions.newGame(st.fen || fen);
   } catch (e) {
     msg.className = "msg error";
     msg.textContent = `${t("error")}: ${e.message}`;

@@ -1,8 +1,7 @@
 // The move list: the main line with its variations, the current move, making a line the main one or deleting it.
 
 import { game, moveLabel } from "./gametree.js";
-import { $, notate } from "./page.js";
-import { goTo, refresh, stopPlay } from "./play.js";
+import { $, actions, notate } from "./page.js";
 import { save } from "./storage.js";
 
 export function renderMoves() {
@@ -23,7 +22,7 @@ export function renderMoves() {
       m.textContent = n.mark;
       s.appendChild(m);
     }
-    s.addEventListener("click", () => goTo(n));
+    s.addEventListener("click", () => actions.goTo(n));
     return s;
   };
   const line = (start, ply, parentEl) => {
@@ -72,8 +71,8 @@ $("btn-promote").addEventListener("click", () => {
 $("btn-delete").addEventListener("click", () => {
   const n = game.cur;
   if (!n.parent) return;
-  stopPlay();
+  actions.stopPlay();
   n.parent.children = n.parent.children.filter((k) => k !== n);
   game.cur = n.parent;
-  refresh();
+  actions.refresh();
 });

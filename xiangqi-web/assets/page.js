@@ -1,10 +1,13 @@
 // What every part of the page shares: the server's `state` of the current move, the running searches' ids, the
 // socket and the board.
+//
+// The page's modules import one another in one direction only, from the top down:
+//   app > records > play > editor, review > analysis > clock, movelist > page > storage > gametree, board, ...
+// A lower module that must start something of a higher one (a click in the move list goes to a move, the clock's
+// flag stops the engine) calls it through `actions`, which app.js fills in at start.
 
 import { Board } from "./board.js";
 import { Connection } from "./connection.js";
-import { editor, editorClick, enterEditor } from "./editor.js";
-import { afterPosition, show, stopPlay, userMove } from "./play.js";
 import { save, settings } from "./storage.js";
 
 /** The element with this id. */
@@ -25,11 +28,30 @@ export const page = {
   reviewed: null, // the drawn review chart
 };
 
+/**
+ * The higher modules' functions that lower ones call, registered by app.js before anything runs: `show`,
+ * `refresh`, `goTo(node)`, `userMove(uci)`, `afterPosition`, `stopPlay`, `newGame(fen)` (play.js), `enterEditor`,
+ * `editorClick(square)` (editor.js).
+ */
+export const actions = {
+  show: null,
+  refresh: null,
+  goTo: null,
+  userMove: null,
+  afterPosition: null,
+  stopPlay: null,
+  newGame: null,
+  enterEditor: null,
+  editorClick: null,
+};
+
+/** The socket to the server. */
 export const conn = new Connection();
 
+/** The board; its moves and editor clicks go to play.js and editor.js through `actions`. */
 export const board = new Board($("board"), {
-  onMove: (uci) => userMove(uci),
-  onSquare: (sq) => editorClick(sq),
+  onMove: (uci) => actions.userMove(uci),
+  onSquare: (sq) => actions.editorClick(sq),
 });
 
 export function tab() {
@@ -53,11 +75,11 @@ export function selectTab(name) {
   for (const b of document.querySelectorAll("[data-tab]")) b.classList.toggle("active", b.dataset.tab === name);
   for (const p of document.querySelectorAll(".panel")) p.hidden = p.id !== `panel-${name}`;
   document.body.dataset.tab = name;
-  if (name === "editor" && was !== "editor") enterEditor();
-  if (name !== "play") stopPlay();
+  if (name === "editor" && was !== "editor") actions.enterEditor();
+  if (name !== "play") actions.stopPlay();
   save();
-  show();
-  if (name === "play" && page.state && was !== "play") afterPosition();
+  actions.show();
+  if (name === "play" && page.state && was !== "play") actions.afterPosition();
 }
 
 export function status(text, error = false) {

@@ -1,15 +1,15 @@
 // The position on the board: asking the server for it, showing it, the moves of the player and the engine, the
 // status line, taking back and new games.
 
-import { exitPreview, startAnalysis, stopAnalysis } from "./analysis.js";
-import { addIncrement, clock } from "./clock.js";
+import { arrowsFor, exitPreview, startAnalysis, stopAnalysis } from "./analysis.js";
+import { addIncrement } from "./clock.js";
 import { editor } from "./editor.js";
 import { START_FEN, addMove, game, node, pathOf } from "./gametree.js";
 import { ruleName, t } from "./i18n.js";
 import { renderMoves } from "./movelist.js";
 import { $, board, conn, engineSide, page, status, tab } from "./page.js";
 import { markReview } from "./review.js";
-import { save, settings } from "./storage.js";
+import { clock, save, settings } from "./storage.js";
 
 // ---------------------------------------------------------------- asking the server for the position
 
@@ -66,11 +66,6 @@ export function show() {
 
 export function engineToMove(st) {
   return tab() === "play" && engineSide() === st.turn;
-}
-
-export function arrowsFor(st) {
-  if (!page.analysing || !page.lastInfo || page.lastInfo.fen !== st.fen || tab() === "watch" || tab() === "editor") return [];
-  return page.lastInfo.lines.filter((l) => l.pv.length).map((l, i) => ({ uci: l.pv[0].uci, weight: 1 / (i + 1) }));
 }
 
 export function renderStatus() {

@@ -4,8 +4,7 @@ import { redCp } from "./analysis.js";
 import { game, mainEnd, moveLabel, pathOf } from "./gametree.js";
 import { t } from "./i18n.js";
 import { renderMoves } from "./movelist.js";
-import { $, conn, notate, page, selectTab } from "./page.js";
-import { goTo } from "./play.js";
+import { $, actions, conn, notate, page, selectTab } from "./page.js";
 
 $("btn-review-end").addEventListener("click", () => {
   selectTab("games");
@@ -83,7 +82,7 @@ export function showReview(r, nodes) {
     const title = document.createElementNS(NS, "title");
     title.textContent = `${i}: ${(v / 100).toFixed(2)}`;
     c.appendChild(title);
-    c.addEventListener("click", () => goTo(nodes[i]));
+    c.addEventListener("click", () => actions.goTo(nodes[i]));
   });
   const cursor = add("line", { x1: 0, y1: 0, x2: 0, y2: H, class: "cursor" });
   const box = $("chart");
@@ -100,7 +99,7 @@ export function showReview(r, nodes) {
     const nd = nodes[mv.ply];
     b.textContent = `${moveLabel(mv.ply - 1)} ${nd.notated ? notate(nd.notated) : nd.uci}${mv.mark}`;
     b.className = markClass(mv.mark);
-    b.addEventListener("click", () => goTo(nd));
+    b.addEventListener("click", () => actions.goTo(nd));
     li.appendChild(b);
     li.append(` ${t("loss")} ${mv.loss} · ${t("best_was")} ${notate(mv.best)}`);
     ol.appendChild(li);

@@ -1,14 +1,17 @@
-// The settings and the game in localStorage, so that a reload keeps the game in progress.
+// The settings, the game and the clock in localStorage, so that a reload keeps the game in progress. The lowest of
+// the page's modules: it imports only the game tree.
 
-import { clock } from "./clock.js";
 import { START_FEN, deserialize, game, nodeAt, pathOf, serialize } from "./gametree.js";
-import { tab } from "./page.js";
 
 export const settings = {
   side: "red", tc: "movetime", movetime: 1, minutes: 10, inc: 5, strength: "time", strengthN: 2000,
   multipv: 3, notation: "chinese", letters: false, flipped: false, tab: "play",
 };
 
+/** The players' clock: the time left of each side (ms), whether it runs, who lost on time. */
+export const clock = { red: 600000, black: 600000, running: false, lastTick: 0, flagged: null };
+
+/** Writes the game, the settings and the clock to localStorage. */
 export function save() {
   try {
     localStorage.setItem("xq.game", JSON.stringify({
@@ -20,6 +23,7 @@ export function save() {
   }
 }
 
+/** Reads back what `save` wrote (nothing when there is nothing or it is unreadable). */
 export function restore() {
   try {
     const s = JSON.parse(localStorage.getItem("xq.game") || "null");
