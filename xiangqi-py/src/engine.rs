@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 use xiangqi_core::Position;
 use xiangqi_eval::EvalChoice;
-use xiangqi_search::record::{record, DotOptions, Edge, PruneReason, RecordOptions, Recorder, State};
+use xiangqi_search::record::{record, DotOptions, Edge, RecordOptions, Recorder, State};
 use xiangqi_search::{GoMode, Limits, SearchEngine, SearchResult as CoreResult, Stopper, VariantConfig};
 
 /// The evaluator asked for: the built-in network (`None`), `"handcrafted"`, or a network file.
@@ -311,7 +311,7 @@ pub struct TraceNode {
     searched: bool,
     /// For a skipped move: `"cutoff"`, `"futility"` or `"beneath"`.
     pruned: Option<&'static str>,
-    /// The kind of search that entered it: `"root"`, `"main"`, `"zero-window"`, `"research"`, `"reduced"`,
+    /// The kind of search that entered it: `"root"`, `"main"`, `"zero-window"`, `"re-search"`, `"reduced"`,
     /// `"null"` or `"quiescence"`.
     kind: Option<&'static str>,
     /// The window on entry and the value returned, for the side to move at the node.
@@ -416,7 +416,7 @@ impl Trace {
         spec: VariantConfig,
         steps: Vec<TraceStep>,
     ) -> Trace {
-        use xiangqi_search::{Exit, NodeKind};
+        use xiangqi_search::Exit;
         let nodes = rec
             .nodes()
             .iter()
@@ -446,37 +446,14 @@ impl Trace {
                     omitted: n.omitted,
                 };
                 match n.state {
-                    State::Pruned(why) => {
-                        node.pruned = Some(match why {
-                            PruneReason::Cutoff => "cutoff",
-                            PruneReason::Futility => "futility",
-                            PruneReason::Beneath => "beneath",
-                        })
-                    }
+                    State::Pruned(why) => node.pruned = Some(why.name()),
                     State::Searched(v) => {
-                        node.kind = Some(match v.kind {
-                            NodeKind::Root => "root",
-                            NodeKind::Main => "main",
-                            NodeKind::ZeroWindow => "zero-window",
-                            NodeKind::Research => "research",
-                            NodeKind::Reduced => "reduced",
-                            NodeKind::Null => "null",
-                            NodeKind::Quiescence => "quiescence",
-                        });
+                        node.kind = Some(v.kind.name());
                         node.alpha = Some(v.alpha);
                         node.beta = Some(v.beta);
                         node.value = v.value;
                         node.depth = Some(v.depth);
-                        node.exit = v.exit.map(|e| match e {
-                            Exit::Value => "value",
-                            Exit::BetaCutoff => "beta-cutoff",
-                            Exit::NullCutoff => "null-cutoff",
-                            Exit::StandPat => "stand-pat",
-                            Exit::TableHit => "table-hit",
-                            Exit::Rule => "rule",
-                            Exit::Pruned => "pruned",
-                            Exit::NoMoves => "no-moves",
-                        });
+                        node.exit = v.exit.map(Exit::name);
                     }
                 }
                 node

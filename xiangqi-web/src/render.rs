@@ -22,7 +22,7 @@ use xiangqi_core::rules::Reason;
 use xiangqi_core::{Color, GameResult, Move, PieceKind, Position, Replay};
 use xiangqi_search::record::pseudocode::listing;
 use xiangqi_search::record::{Edge, Explanation, PruneReason, Recorder, Recording, Sides, State as NodeState};
-use xiangqi_search::{Exit, Label, NodeKind, Score, SearchResult, VariantConfig};
+use xiangqi_search::{Label, Score, SearchResult, VariantConfig};
 
 /// A move in every notation, in `pos` (where it is legal).
 pub fn notated(pos: &Position, m: Move) -> Notated {
@@ -217,33 +217,6 @@ pub fn review(start: &Position, moves: &[Move], evals: &[PositionEval]) -> Revie
     Review { evals: scores, capped: evals.iter().map(|e| e.red).collect(), moves: rows }
 }
 
-/// A node kind's name in the protocol.
-pub fn kind_text(kind: NodeKind) -> &'static str {
-    match kind {
-        NodeKind::Root => "root",
-        NodeKind::Main => "main",
-        NodeKind::ZeroWindow => "zero-window",
-        NodeKind::Research => "re-search",
-        NodeKind::Reduced => "reduced",
-        NodeKind::Null => "null",
-        NodeKind::Quiescence => "quiescence",
-    }
-}
-
-/// A node exit's name in the protocol.
-pub fn exit_text(exit: Exit) -> &'static str {
-    match exit {
-        Exit::Value => "value",
-        Exit::BetaCutoff => "beta-cutoff",
-        Exit::NullCutoff => "null-cutoff",
-        Exit::StandPat => "stand-pat",
-        Exit::TableHit => "table-hit",
-        Exit::Rule => "rule",
-        Exit::Pruned => "pruned",
-        Exit::NoMoves => "no-moves",
-    }
-}
-
 /// What a search recorded, as the `watch` answer sends it.
 #[derive(Debug, Clone, Copy)]
 pub struct Counts {
@@ -283,20 +256,15 @@ pub fn watch<M: Copy>(
                     alpha: v.alpha,
                     beta: v.beta,
                     value: v.value,
-                    kind: kind_text(v.kind).to_owned(),
-                    exit: v.exit.map(|e| exit_text(e).to_owned()),
+                    kind: v.kind.name().to_owned(),
+                    exit: v.exit.map(|e| e.name().to_owned()),
                 }
             }
             NodeState::Pruned(why) => {
-                let reason = match why {
-                    PruneReason::Cutoff => "cutoff",
-                    PruneReason::Futility => "futility",
-                    PruneReason::Beneath => "beneath",
-                };
                 if *why != PruneReason::Beneath {
                     order.push(i);
                 }
-                WatchState::Pruned { pruned: true, reason: reason.to_owned(), static_value: n.static_value }
+                WatchState::Pruned { pruned: true, reason: why.name().to_owned(), static_value: n.static_value }
             }
         };
         list.push(WatchNode { id: i, parent: n.parent, ply: n.ply, edge, omitted: n.omitted, state });

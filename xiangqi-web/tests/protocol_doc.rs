@@ -63,3 +63,23 @@ fn the_parser_finds_what_it_should() {
     let e = "unknown variant `x`, expected one of `hello`, `state`".to_owned();
     assert_eq!(serde_variants(e), ["hello", "state"].map(String::from).into());
 }
+
+/// The alternatives `"a"|"b"|...` the document gives for the field `"name":` of a watched node.
+fn alternatives(doc: &str, name: &str) -> BTreeSet<String> {
+    let key = format!("`\"{name}\":");
+    let at = doc.find(&key).unwrap_or_else(|| panic!("no {key} in the document"));
+    let rest = &doc[at + key.len()..];
+    let end = rest.find('`').unwrap();
+    rest[..end].split('|').map(|s| s.trim_matches('"').to_owned()).collect()
+}
+
+#[test]
+fn a_watched_nodes_kinds_exits_and_reasons_are_the_search_crates_names() {
+    use xiangqi_search::record::PruneReason;
+    use xiangqi_search::{Exit, NodeKind};
+    let doc = doc();
+    let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    assert_eq!(alternatives(&doc, "kind"), names(&NodeKind::ALL.map(NodeKind::name)));
+    assert_eq!(alternatives(&doc, "exit"), names(&Exit::ALL.map(Exit::name)));
+    assert_eq!(alternatives(&doc, "reason"), names(&PruneReason::ALL.map(PruneReason::name)));
+}

@@ -88,6 +88,88 @@ pub enum PruneReason {
     Beneath,
 }
 
+impl PruneReason {
+    /// Every reason, in declaration order.
+    pub const ALL: [PruneReason; 3] = [PruneReason::Cutoff, PruneReason::Futility, PruneReason::Beneath];
+
+    /// The reason's name, as the page's protocol and the Python package write it.
+    ///
+    /// ```
+    /// assert_eq!(xiangqi_search::record::PruneReason::Beneath.name(), "beneath");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            PruneReason::Cutoff => "cutoff",
+            PruneReason::Futility => "futility",
+            PruneReason::Beneath => "beneath",
+        }
+    }
+}
+
+// The names of the observer's enums live here, beside the recorder that reports them: the one spelling every front
+// end (the page's protocol, the Python package) writes.
+impl NodeKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [NodeKind; 7] = [
+        NodeKind::Root,
+        NodeKind::Main,
+        NodeKind::ZeroWindow,
+        NodeKind::Research,
+        NodeKind::Reduced,
+        NodeKind::Null,
+        NodeKind::Quiescence,
+    ];
+
+    /// The kind's name, as the page's protocol and the Python package write it.
+    ///
+    /// ```
+    /// assert_eq!(xiangqi_search::NodeKind::Research.name(), "re-search");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            NodeKind::Root => "root",
+            NodeKind::Main => "main",
+            NodeKind::ZeroWindow => "zero-window",
+            NodeKind::Research => "re-search",
+            NodeKind::Reduced => "reduced",
+            NodeKind::Null => "null",
+            NodeKind::Quiescence => "quiescence",
+        }
+    }
+}
+
+impl Exit {
+    /// Every exit, in declaration order.
+    pub const ALL: [Exit; 8] = [
+        Exit::Value,
+        Exit::BetaCutoff,
+        Exit::NullCutoff,
+        Exit::StandPat,
+        Exit::TableHit,
+        Exit::Rule,
+        Exit::Pruned,
+        Exit::NoMoves,
+    ];
+
+    /// The exit's name, as the page's protocol and the Python package write it.
+    ///
+    /// ```
+    /// assert_eq!(xiangqi_search::Exit::BetaCutoff.name(), "beta-cutoff");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Exit::Value => "value",
+            Exit::BetaCutoff => "beta-cutoff",
+            Exit::NullCutoff => "null-cutoff",
+            Exit::StandPat => "stand-pat",
+            Exit::TableHit => "table-hit",
+            Exit::Rule => "rule",
+            Exit::Pruned => "pruned",
+            Exit::NoMoves => "no-moves",
+        }
+    }
+}
+
 /// What the search did at a node it entered. Windows and values are from the side to move's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Visit {
