@@ -119,6 +119,9 @@ pub struct GoArgs {
     pub infinite: bool,
     /// Lines to report (analysis).
     pub multipv: Option<u32>,
+    /// The playing level, 1 to 10 (`play` only; 10, the default, is full strength): the engine's `Skill Level`
+    /// ([`xiangqi_search::skill`]).
+    pub level: Option<u32>,
 }
 
 /// The fields of a `load_record`: the text or the file's bytes.
@@ -284,6 +287,29 @@ pub struct Hello {
     pub engine: String,
     /// Searches at once over all sessions.
     pub max_searches: usize,
+    /// The playing levels, 1 to 10, with their measured Elo relative to level 10
+    /// ([`xiangqi_search::skill::LEVEL_ELO`]).
+    pub levels: Vec<LevelElo>,
+}
+
+/// One playing level and its strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelElo {
+    /// The level, 1 (weakest) to 10 (full strength).
+    pub level: u8,
+    /// Its Elo relative to level 10, as measured in games (0 for level 10).
+    pub elo: i32,
+}
+
+/// The opening a line has reached ([`xiangqi_core::record::openings`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpeningName {
+    /// The name in Chinese.
+    pub chinese: String,
+    /// The name in English.
+    pub english: String,
+    /// The ply (from the line's start) of the position that named it.
+    pub ply: usize,
 }
 
 /// A move in every notation.
@@ -339,6 +365,8 @@ pub struct State {
     pub result: Option<GameEnd>,
     /// Moves of the line after the game ended (not played).
     pub unplayed: usize,
+    /// The opening the line has reached (its deepest named position), if the table names one.
+    pub opening: Option<OpeningName>,
 }
 
 /// One line of an `info` report.

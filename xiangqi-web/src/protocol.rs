@@ -7,8 +7,8 @@
 //! made from the engine's values in [`crate::render`].
 
 use crate::message::{
-    Answer, Compare, CompareArgs, CompareRow, ExportArgs, GoArgs, Hello, LineArgs, LoadArgs, Pgn, Record, Request,
-    Response, ReviewArgs, ReviewProgress, TraceArgs, Watch, WatchArgs,
+    Answer, Compare, CompareArgs, CompareRow, ExportArgs, GoArgs, Hello, LevelElo, LineArgs, LoadArgs, Pgn, Record,
+    Request, Response, ReviewArgs, ReviewProgress, TraceArgs, Watch, WatchArgs,
 };
 use crate::render;
 use crate::review::{self, ReviewStop};
@@ -20,10 +20,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use xiangqi_core::evaluation::OptionValue;
 use xiangqi_core::record::{read_record, write_pgn, GameRecord, Notation, ReadOptions, RecordMove};
 use xiangqi_core::rules::JudgeOptions;
 use xiangqi_core::{Color, Game, Move, Position, Replay};
+use xiangqi_search::options::SKILL_LEVEL;
 use xiangqi_search::record::{self, RecordOptions, Recording};
+use xiangqi_search::skill::{FULL_STRENGTH, LEVEL_ELO};
 use xiangqi_search::synthetic::{Child, Tree};
 use xiangqi_search::{Clock, GoMode, Info, Limits, Listener, SearchEngine, SearchResult, Stopper, VariantConfig};
 
@@ -192,6 +195,9 @@ impl Session {
                     version: env!("CARGO_PKG_VERSION").to_owned(),
                     engine: self.app.config.eval.describe(),
                     max_searches: self.app.config.max_searches,
+                    levels: (1..=FULL_STRENGTH)
+                        .map(|level| LevelElo { level, elo: LEVEL_ELO[usize::from(level) - 1] })
+                        .collect(),
                 }),
             ),
             Request::State(line) => {
@@ -246,6 +252,7 @@ impl Session {
             Some(other) => return Err(format!("purpose must be \"play\" or \"analyse\", not {other:?}")),
         };
         let multipv = in_range("multipv", args.multipv.unwrap_or(1), 1, 5)?;
+        let level = in_range("level", args.level.unwrap_or(FULL_STRENGTH.into()), 1, FULL_STRENGTH.into())? as u8;
         let limits = go_limits(&args, pos.turn())?;
         let limited = limits.movetime.is_some() || limits.nodes.is_some() || limits.depth.is_some();
         if play && (args.infinite || !limited) {
@@ -258,6 +265,13 @@ impl Session {
             None => self.new_engine()?,
         };
         engine.set_multipv(if play { 1 } else { multipv as usize });
+        // The level plays only in a game; analysis is always at full strength. A level's choice is drawn anew for
+        // every search (a new game's seed), so that the same position does not always get the same move.
+        let level = if play { level } else { FULL_STRENGTH };
+        engine.set_option(&SKILL_LEVEL, &OptionValue::Spin(i64::from(level)))?;
+        if level < FULL_STRENGTH {
+            engine.new_game();
+        }
         let (tx, mut rx) = unbounded_channel();
         let handle = engine.go_with(&pos, limits, mode, Forward(tx));
         let key = self.register(id.clone(), StopHandle::Search(handle.stopper()));

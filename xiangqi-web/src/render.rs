@@ -12,11 +12,12 @@
 //! ```
 
 use crate::message::{
-    Bestmove, CodeFunction, CodeLine, GameEnd, Info, Notated, Prune, PvLine, Record, RecordGame, Review, ReviewMove,
-    ScoreValue, State, Step, Trace, Watch, WatchNode, WatchState,
+    Bestmove, CodeFunction, CodeLine, GameEnd, Info, Notated, OpeningName, Prune, PvLine, Record, RecordGame, Review,
+    ReviewMove, ScoreValue, State, Step, Trace, Watch, WatchNode, WatchState,
 };
 use crate::review::{self, PositionEval};
 use std::collections::BTreeMap;
+use xiangqi_core::record::openings::opening_of;
 use xiangqi_core::record::{Notation, RecordFile};
 use xiangqi_core::rules::Reason;
 use xiangqi_core::{Color, GameResult, Move, PieceKind, Position, Replay};
@@ -129,6 +130,11 @@ pub fn state(replay: &Replay) -> State {
         last: game.moves().last().map(Move::to_string),
         result: game.result().map(|r| game_end(&r, pos)),
         unplayed: replay.unplayed,
+        opening: opening_of(game.start(), game.moves()).map(|n| OpeningName {
+            chinese: n.opening.chinese.to_owned(),
+            english: n.opening.english.to_owned(),
+            ply: n.ply,
+        }),
     }
 }
 
