@@ -7,7 +7,7 @@
 //! units (a soldier is worth 45 to 125, a horse 420, a chariot about 900) and capped at ±1000, a mate counting as
 //! 1000. The marks, after PGN's custom: `?!` inaccuracy from [`review::INACCURACY`] (50), `?` mistake from
 //! [`review::MISTAKE`] (100), `??` blunder from [`review::BLUNDER`] (300). The evaluation and the marks are
-//! [`xiangqi_web::review`]'s, which `xiangqi serve`'s review uses too.
+//! [`xiangqi_search::review`]'s, which `xiangqi serve`'s review uses too.
 
 use crate::records::{load, write_text};
 use crate::{args, CmdResult};
@@ -18,10 +18,10 @@ use xiangqi_core::record::{write_pgn, GameRecord, Notation, TextEncoding};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::HASH;
+use xiangqi_search::review;
 use xiangqi_search::{Limits, Score};
-use xiangqi_web::review;
 
-use xiangqi_web::review::{mark, PositionEval, CAP};
+use xiangqi_search::review::{mark, PositionEval, CAP};
 
 /// Arguments of `xiangqi analyze`.
 #[derive(clap::Args)]
@@ -60,13 +60,13 @@ pub struct AnalyzeArgs {
     pub hash: u64,
 }
 
-/// The loss of each move of the main line ([`xiangqi_web::review::losses`]).
+/// The loss of each move of the main line ([`xiangqi_search::review::losses`]).
 pub fn losses(record: &GameRecord, evals: &[PositionEval]) -> Vec<i32> {
     review::losses(&record.main_line(), evals)
 }
 
 /// Searches every position of the main line (the start, and after each move) with the engine's evaluator, calling
-/// `progress(done, total)` after each ([`xiangqi_web::review::evaluate`], which `xiangqi serve`'s review runs too).
+/// `progress(done, total)` after each ([`xiangqi_search::review::evaluate`], which `xiangqi serve`'s review runs too).
 pub fn evaluate(
     record: &GameRecord,
     limits: &Limits,
@@ -287,7 +287,7 @@ pub fn run(args: &AnalyzeArgs) -> CmdResult {
 mod tests {
     use super::*;
 
-    /// (The marks' thresholds and the cap are tested with the review, `xiangqi_web::review`.)
+    /// (The marks' thresholds and the cap are tested with the review, `xiangqi_search::review`.)
     #[test]
     fn scores_are_written_from_reds_view() {
         assert_eq!(red_text(xiangqi_search::MATE - 3, Color::Black), "#-2");

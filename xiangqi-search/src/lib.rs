@@ -93,6 +93,7 @@ pub mod params;
 pub mod policy;
 pub mod record;
 pub mod registry;
+pub mod review;
 mod run;
 mod searcher;
 pub mod skill;

@@ -6,7 +6,7 @@
 //! answers made in [`render`]): the rules (legal moves, check, the rule judge's verdict, notation), searches
 //! through the engine handle ([`xiangqi_search::SearchEngine::go`], each on its own threads, so the server never
 //! blocks), game records (PGN in any notation and encoding, XQF), whole-game reviews
-//! ([`review`], what `xiangqi analyze` does) and the recorded tree of one search ([`xiangqi_search::record`]).
+//! ([`xiangqi_search::review`], what `xiangqi analyze` does) and the recorded tree of one search ([`xiangqi_search::record`]).
 //!
 //! Safety: the WebSocket refuses a handshake from a foreign `Origin` (403), every message is validated (an
 //! `error` answers a bad one and the session goes on), uploads are capped at [`MAX_UPLOAD`] bytes, at most
@@ -30,7 +30,6 @@
 pub mod message;
 pub mod protocol;
 pub mod render;
-pub mod review;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;

@@ -11,7 +11,6 @@ use crate::message::{
     Request, Response, ReviewArgs, ReviewProgress, TraceArgs, Watch, WatchArgs,
 };
 use crate::render;
-use crate::review::{self, ReviewStop};
 use crate::{App, Config, MAX_UPLOAD};
 use axum::extract::ws::{Message, WebSocket};
 use base64::Engine as _;
@@ -26,6 +25,7 @@ use xiangqi_core::rules::JudgeOptions;
 use xiangqi_core::{Color, Game, Move, Position, Replay};
 use xiangqi_search::options::SKILL_LEVEL;
 use xiangqi_search::record::{self, RecordOptions, Recording};
+use xiangqi_search::review::{self, ReviewStop};
 use xiangqi_search::skill::{FULL_STRENGTH, LEVEL_ELO};
 use xiangqi_search::synthetic::{Child, Tree};
 use xiangqi_search::{Clock, GoMode, Info, Limits, Listener, SearchEngine, SearchResult, Stopper, VariantConfig};

@@ -15,7 +15,6 @@ use crate::message::{
     Bestmove, CodeFunction, CodeLine, GameEnd, Info, Notated, OpeningName, Prune, PvLine, Record, RecordGame, Review,
     ReviewMove, ScoreValue, State, Step, Trace, Watch, WatchNode, WatchState,
 };
-use crate::review::{self, PositionEval};
 use std::collections::BTreeMap;
 use xiangqi_core::record::openings::opening_of;
 use xiangqi_core::record::{Notation, RecordFile};
@@ -23,6 +22,7 @@ use xiangqi_core::rules::Reason;
 use xiangqi_core::{Color, GameResult, Move, PieceKind, Position, Replay};
 use xiangqi_search::record::pseudocode::listing;
 use xiangqi_search::record::{Edge, Explanation, PruneReason, Recorder, Recording, Sides, State as NodeState};
+use xiangqi_search::review::{self, PositionEval};
 use xiangqi_search::{Label, Score, SearchResult, VariantConfig};
 
 /// A move in every notation, in `pos` (where it is legal).

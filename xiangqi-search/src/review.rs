@@ -8,7 +8,7 @@
 //! use xiangqi_core::Position;
 //! use xiangqi_eval::EvalChoice;
 //! use xiangqi_search::Limits;
-//! use xiangqi_web::review::{evaluate, losses, mark, BLUNDER};
+//! use xiangqi_search::review::{evaluate, losses, mark, BLUNDER};
 //!
 //! // Red's chariot can take the undefended black chariot; a king move instead lets Black take Red's.
 //! let start = Position::from_fen("4k4/9/1r7/9/1R7/9/9/9/9/3K5 w").unwrap();
@@ -23,9 +23,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use xiangqi_core::evaluation::EvalSource;
 use xiangqi_core::{Color, Move, Position};
-use xiangqi_eval::EvalChoice;
-use xiangqi_search::{EngineError, Limits, Score, SearchEngine, Signals, MATE, MATE_BOUND};
+
+use crate::{EngineError, Limits, Score, SearchEngine, Signals, MATE, MATE_BOUND};
 
 /// A move losing at least this much (evaluator units) is an inaccuracy, `?!`.
 pub const INACCURACY: i32 = 50;
@@ -110,23 +111,28 @@ impl ReviewStop {
 }
 
 /// Searches every position of the line `moves` from `start` (the start, and after each move) within `limits`, with
-/// a table of `hash_mb` megabytes kept from one position to the next, calling `progress(done, total)` after each.
+/// a table of `hash_mb` megabytes kept from one position to the next, evaluating with what `source` builds, calling
+/// `progress(done, total)` after each.
 /// With `stop`, a [`ReviewStop::stop`] ends it early: the evaluations so far are returned (fewer than the positions).
 ///
 /// The moves must be legal (a game record's main line, a line the rules replayed).
 ///
 /// # Errors
 /// When the engine cannot be set up (the table's memory, the search thread).
-pub fn evaluate(
+pub fn evaluate<S>(
     start: &Position,
     moves: &[Move],
     limits: &Limits,
     hash_mb: usize,
-    eval: EvalChoice,
+    source: S,
     stop: Option<&ReviewStop>,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<PositionEval>, EngineError> {
-    let mut engine = SearchEngine::new(eval)?;
+) -> Result<Vec<PositionEval>, EngineError>
+where
+    S: EvalSource<Position, Move> + Sync,
+    S::Eval: Send,
+{
+    let mut engine = SearchEngine::new(source)?;
     engine.set_hash(hash_mb)?;
     // The engine deepens iteratively, to a depth too.
     let mut limits = Limits { iterative: true, ..limits.clone() };
@@ -168,6 +174,7 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_eval::Material;
 
     #[test]
     fn marks_by_threshold() {
@@ -187,7 +194,7 @@ mod tests {
         let pos = Position::startpos();
         let moves = ["h2e2".parse().unwrap()];
         let evals =
-            evaluate(&pos, &moves, &Limits::depth(3), 1, EvalChoice::Handcrafted, Some(&stop), &mut |_, _| {}).unwrap();
+            evaluate(&pos, &moves, &Limits::depth(3), 1, |_: &Position| Material, Some(&stop), &mut |_, _| {}).unwrap();
         assert!(evals.is_empty());
     }
 }
