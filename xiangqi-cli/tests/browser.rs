@@ -31,6 +31,9 @@ const SPEC_TREE: &str = "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9
 /// that mate in a few moves whatever Black plays.
 const GAME_FEN: &str = "4k4/4a4/3a5/p1p6/9/9/9/9/R7R/3K5 b - - 0 1";
 
+#[path = "browser/review.rs"]
+mod review;
+
 /// A child process killed when the test ends, passed or failed.
 struct Killed(Child);
 
@@ -762,6 +765,14 @@ async fn the_page_in_headless_chromium() {
             watch_the_search(&c, &url).await;
             learn_lessons(&c, &url).await;
             learn_practice_and_address(&c, &url).await;
+            review::opening_names(&c, &url).await;
+            review::header_marks_chart_arrow(&c, &url).await;
+            review::export_keeps_the_result(&c, &url).await;
+            review::new_game_clears_the_fen(&c, &url).await;
+            review::reload_keeps_the_clock(&c, &url).await;
+            review::eval_bar(&c, &url).await;
+            review::level_picker(&c, &url).await;
+            review::watch_detail(&c, &url).await;
             first_line_ms
         }
     })

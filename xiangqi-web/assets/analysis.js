@@ -33,7 +33,18 @@ export function startAnalysis() {
 }
 
 /** The analysis's first moves in position `st`, as arrows (the best one thickest); none when it is not analysed. */
+/** The engine's best move from the current position of a reviewed game, as an arrow (none off the game's line). */
+export function reviewArrows() {
+  const r = page.reviewed;
+  if (!r) return [];
+  const i = r.nodes.indexOf(game.cur);
+  const best = i >= 0 ? r.best[i] : null;
+  return best ? [{ uci: best, weight: 1, color: 1 }] : [];
+}
+
 export function arrowsFor(st) {
+  // stepping through a reviewed game (no analysis running): the engine's best move from the position shown
+  if (!page.analysing && tab() !== "watch" && tab() !== "editor") return reviewArrows();
   if (!page.analysing || !page.lastInfo || page.lastInfo.fen !== st.fen || tab() === "watch" || tab() === "editor") return [];
   return page.lastInfo.lines.filter((l) => l.pv.length).map((l, i) => ({ uci: l.pv[0].uci, weight: 1 / (i + 1) }));
 }

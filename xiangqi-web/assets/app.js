@@ -9,6 +9,7 @@ import { tickClock } from "./clock.js";
 import { setConn } from "./connection.js";
 import { buildPalette, editor, editorApply, editorChanged, editorClick, enterEditor } from "./editor.js";
 import { START_FEN, game, pathOf } from "./gametree.js";
+import { fillLevels, renderHeader, renderOpening } from "./header.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { bindLearn, learn, learnKey, readUrl, renderHead, show as showStep } from "./learn.js";
 import { bindMore, openFromUrl } from "./learnmore.js";
@@ -37,12 +38,12 @@ function openLearn() {
 document.querySelector("[data-tab=learn]").addEventListener("click", openLearn);
 
 function bindSettings() {
-  const fields = { side: "side", tc: "tc", movetime: "movetime", minutes: "minutes", inc: "inc", strength: "strength", "strength-n": "strengthN", multipv: "multipv", notation: "notation" };
+  const fields = { side: "side", tc: "tc", movetime: "movetime", minutes: "minutes", inc: "inc", strength: "strength", "strength-n": "strengthN", multipv: "multipv", notation: "notation", level: "level" };
   for (const [id, key] of Object.entries(fields)) {
     const e = $(id);
     e.value = settings[key];
     e.addEventListener("change", () => {
-      settings[key] = e.type === "number" || key === "multipv" ? Number(e.value) : e.value;
+      settings[key] = e.type === "number" || key === "multipv" || key === "level" ? Number(e.value) : e.value;
       syncControls();
       save();
       if (key === "multipv" && page.analysing) startAnalysis();
@@ -136,6 +137,9 @@ $("lang").addEventListener("change", () => {
   show();
   renderLines();
   renderHead();
+  renderHeader();
+  renderOpening(page.preview ? page.preview.state : page.state);
+  fillLevels(page.levels, settings.level);
   if (learn.data) showStep(learn.k);
 });
 
@@ -182,7 +186,10 @@ conn.listeners.push((m) => {
     page.playSearch = null;
     page.anaSearch = null;
     conn.send({ type: "hello", lang: language() }, (h) => {
-      if (h.type === "hello") $("engine").textContent = `${h.engine ?? ""} ${h.version ?? ""}`;
+      if (h.type !== "hello") return;
+      $("engine").textContent = `${h.engine ?? ""} ${h.version ?? ""}`;
+      page.levels = h.levels;
+      fillLevels(h.levels, settings.level);
     });
     refresh();
   }
@@ -190,6 +197,8 @@ conn.listeners.push((m) => {
 
 restore();
 setInterval(tickClock, 100);
+// the clock as it stands when the page goes (a reload, a closed tab)
+window.addEventListener("pagehide", save);
 renderEval();
 // the start position is drawn at once; a position after moves waits for the server's `state`
 board.set({ fen: game.cur === game.root ? game.fen : "", flipped: settings.flipped, letters: settings.letters });
@@ -198,10 +207,11 @@ $("lang").value = language();
 buildPalette();
 bindSettings();
 $("fen").value = game.fen;
+renderHeader();
 bindLearn();
 bindMore();
 // an address naming a Learn view opens it (a teacher's link)
 if (readUrl()) settings.tab = "learn";
 selectTab(settings.tab || "play");
 if (settings.tab === "learn") openLearn();
-window.xq = { game, board, conn, settings, pathOf, learn };
+window.xq = { game, board, conn, settings, pathOf, learn, clock };

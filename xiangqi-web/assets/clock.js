@@ -4,6 +4,10 @@ import { t } from "./i18n.js";
 import { $, actions, page, tab } from "./page.js";
 import { clock, save, settings } from "./storage.js";
 
+/** How often a running clock is saved, in ms: a reload gives back at most this much thinking time. */
+const SAVE_EVERY = 500;
+let lastSave = 0;
+
 // ---------------------------------------------------------------- the clock
 
 export function addIncrement(side) {
@@ -32,6 +36,10 @@ export function tickClock() {
       actions.stopPlay();
       save();
       actions.show();
+    } else if (now - lastSave >= SAVE_EVERY) {
+      // saved as it runs, so that a reload does not give the player back the time spent thinking
+      lastSave = now;
+      save();
     }
   }
   $("clock-red").textContent = `${t("red")} ${fmt(clock.red)}`;

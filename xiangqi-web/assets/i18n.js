@@ -42,6 +42,9 @@ const WORDS = {
     c_help: "The nodes each variant searches on the board's position, at depths 1 to 4, with its value and move.",
     c_run: "Count", c_agree: "The exact variants (minimax to PVS) agree on the value at every depth.",
     c_disagree: "The exact variants disagree on the value: that is a bug.",
+    level: "Level", level_help: "Elo relative to level 10, measured in games", full_strength: "full strength",
+    round: "round", chart_title: "Evaluation of every position (Red's view, in pawns); click to go there",
+    chart_moves: "move",
   },
   zh: {
     title: "象棋引擎",
@@ -82,6 +85,9 @@ const WORDS = {
     c_help: "各算法在棋盘局面上搜索的节点数，深度 1 到 4，以及其值和着法。",
     c_run: "计数", c_agree: "精确算法（极小化极大到 PVS）在每个深度的值都一致。",
     c_disagree: "精确算法的值不一致：这是错误。",
+    level: "等级", level_help: "相对第 10 级的等级分，由对局测得", full_strength: "全力",
+    round: "轮次", chart_title: "每个局面的评估（红方视角，以兵为单位）；点击可跳转",
+    chart_moves: "回合",
   },
 };
 

@@ -3,6 +3,7 @@
 //
 // The page's modules import one another in one direction only, from the top down:
 //   app > records > play > editor, review > analysis > clock, movelist > page > storage > gametree, board, ...
+// (header.js, the game's header, the opening and the level list, imports only gametree and i18n.)
 // A lower module that must start something of a higher one (a click in the move list goes to a move, the clock's
 // flag stops the engine) calls it through `actions`, which app.js fills in at start.
 
@@ -25,7 +26,8 @@ export const page = {
   preview: null, // {moves, state} while a line's move is previewed
   lastInfo: null,
   reviewId: null,
-  reviewed: null, // the drawn review chart
+  reviewed: null, // the drawn review chart: {nodes, cursor, x, svg, best (the engine's move from each position)}
+  levels: null, // the server's playing levels ({level, elo}), from its `hello`
 };
 
 /**

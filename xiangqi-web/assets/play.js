@@ -5,10 +5,11 @@ import { arrowsFor, exitPreview, startAnalysis, stopAnalysis } from "./analysis.
 import { addIncrement } from "./clock.js";
 import { editor } from "./editor.js";
 import { START_FEN, addMove, game, node, pathOf } from "./gametree.js";
+import { renderHeader, renderOpening } from "./header.js";
 import { ruleName, t } from "./i18n.js";
 import { renderMoves } from "./movelist.js";
 import { $, board, conn, engineSide, page, status, tab } from "./page.js";
-import { markReview } from "./review.js";
+import { clearReview, markReview } from "./review.js";
 import { clock, save, settings } from "./storage.js";
 
 // ---------------------------------------------------------------- asking the server for the position
@@ -59,6 +60,7 @@ export function show() {
     arrows: tab() === "editor" || page.preview ? [] : arrowsFor(st),
   });
   $("preview").hidden = !page.preview;
+  renderOpening(st);
   renderMoves();
   markReview();
   renderStatus();
@@ -135,7 +137,8 @@ export function enginePlay() {
   const from = game.cur;
   const mover = page.state.turn;
   const moves = pathOf(from);
-  page.playSearch = conn.send({ type: "go", purpose: "play", fen: game.fen, moves, ...limits() }, (m) => {
+  const level = settings.level ?? 10;
+  page.playSearch = conn.send({ type: "go", purpose: "play", fen: game.fen, moves, level, ...limits() }, (m) => {
     if (m.type === "error") {
       conn.forget(page.playSearch);
       page.playSearch = null;
@@ -191,11 +194,14 @@ export function newGame(fen = START_FEN) {
   game.fen = fen;
   game.root = node(null, null);
   game.cur = game.root;
+  // a new game is no longer the loaded record: no header, no record result, the start field shows its start
+  game.tags = null;
+  game.record = null;
+  $("fen").value = fen;
   const ms = settings.minutes * 60000;
   Object.assign(clock, { red: ms, black: ms, running: false, flagged: null });
-  $("marks").textContent = "";
-  $("chart").textContent = "";
+  clearReview();
   $("gameinfo").textContent = "";
-  page.reviewed = null;
+  renderHeader();
   refresh();
 }

@@ -2,6 +2,7 @@
 
 import { START_FEN, addMove, game, mainEnd, pathOf } from "./gametree.js";
 import { t } from "./i18n.js";
+import { recordResult, renderHeader } from "./header.js";
 import { $, conn, status } from "./page.js";
 import { newGame, refresh } from "./play.js";
 import { settings } from "./storage.js";
@@ -34,12 +35,27 @@ export function openGame(g) {
   let n = game.root;
   for (const m of g.moves) n = addMove(m, n);
   game.cur = n;
-  game.tags = g.tags;
+  game.tags = g.tags || {};
+  // the record's own result, kept for its line as loaded (a resignation or an agreed draw the rules cannot see)
+  game.record = { moves: [...g.moves], result: g.result || g.tags?.Result || "*" };
+  renderHeader();
   const tg = g.tags || {};
   const names = [tg.Red || tg.RedTeam, tg.Black || tg.BlackTeam].filter(Boolean).join(" – ");
   $("gameinfo").textContent = [names, tg.Event, tg.Date, g.result || tg.Result, `${g.moves.length} ${t("plies")}`]
     .filter((x) => x && x !== "?" && x !== "*").join(" · ");
   refresh();
+}
+
+/**
+ * The result written in an exported PGN: the rules' verdict when the line ends the game; else the loaded record's
+ * own result when the line is the record's (a resignation, an agreed draw); else "*".
+ */
+export function exportResult(moves) {
+  const res = game.result;
+  if (res) return res.winner === "red" ? "1-0" : res.winner === "black" ? "0-1" : "1/2-1/2";
+  const rec = game.record;
+  const same = rec && rec.moves.length === moves.length && rec.moves.every((m, i) => m === moves[i]);
+  return same && recordResult() ? recordResult() : "*";
 }
 
 $("file").addEventListener("change", async (e) => {
@@ -55,9 +71,10 @@ $("btn-load").addEventListener("click", () => loadRecord({ text: $("pgn-in").val
 
 $("btn-export").addEventListener("click", async () => {
   try {
-    const res = game.result;
-    const result = res ? (res.winner === "red" ? "1-0" : res.winner === "black" ? "0-1" : "1/2-1/2") : "*";
-    const m = await conn.ask({ type: "export_pgn", fen: game.fen, moves: pathOf(mainEnd()), notation: settings.notation, result, tags: game.tags || {} });
+    const moves = pathOf(mainEnd());
+    // PGN's Seven Tag Roster, every one present ("?" when unknown), then the record's other tags
+    const tags = { Event: "?", Site: "?", Date: "????.??.??", Round: "?", Red: "?", Black: "?", ...(game.tags || {}) };
+    const m = await conn.ask({ type: "export_pgn", fen: game.fen, moves, notation: settings.notation, result: exportResult(moves), tags });
     const out = $("pgn-out");
     out.hidden = false;
     out.value = m.text;

@@ -1,9 +1,8 @@
-// The review of a game: the server's evaluation of every position, the chart, and the marked moves.
+// The review of a game: the server's evaluation of every position, the chart under the board (a click goes to a
+// position), the marked moves, and the engine's best move from the position shown as an arrow.
 
-import { redCp } from "./analysis.js";
 import { game, mainEnd, moveLabel, pathOf } from "./gametree.js";
 import { t } from "./i18n.js";
-import { renderMoves } from "./movelist.js";
 import { $, actions, conn, notate, page, selectTab } from "./page.js";
 
 $("btn-review-end").addEventListener("click", () => {
@@ -35,60 +34,90 @@ export function markClass(mark) {
 
 /** The current position's place on the review chart. */
 export function markReview() {
-  if (!page.reviewed) return;
-  const i = page.reviewed.nodes.indexOf(game.cur);
-  page.reviewed.cursor.style.display = i < 0 ? "none" : "";
+  const r = page.reviewed;
+  if (!r) return;
+  const i = r.nodes.indexOf(game.cur);
+  r.cursor.style.display = i < 0 ? "none" : "";
   if (i >= 0) {
-    page.reviewed.cursor.setAttribute("x1", page.reviewed.x(i));
-    page.reviewed.cursor.setAttribute("x2", page.reviewed.x(i));
+    r.cursor.setAttribute("x1", r.x(i));
+    r.cursor.setAttribute("x2", r.x(i));
   }
+  r.svg.dataset.ply = i;
 }
+
+/** The chart's geometry: a plot area with room for the axes' labels on the left and below. */
+const W = 640;
+const H = 230;
+const LEFT = 46;
+const RIGHT = 10;
+const TOP = 10;
+const BOTTOM = 34;
+const CAP = 1000;
 
 export function showReview(r, nodes) {
   for (const n of nodes) n.mark = null;
   for (const mv of r.moves) if (nodes[mv.ply]) nodes[mv.ply].mark = mv.mark;
-  // red's view; a mate in 0 (the game's last position) is a loss for the side to move there
-  const rootRed = game.fen.split(" ")[1] !== "b";
-  const evals = r.evals.map((s, i) => {
-    if (s && s.mate === 0) return ((i % 2 === 0) === rootRed ? -1 : 1) * 10000;
-    return redCp(s, "red");
-  });
-  const W = 600;
-  const H = 160;
+  // Red's view, capped at +-10 pawns by the server (a mate counts as the cap)
+  const evals = r.capped;
   const n = Math.max(1, evals.length - 1);
-  const clamp = (v) => Math.max(-1000, Math.min(1000, v));
-  const x = (i) => (i / n) * W;
-  const y = (v) => H / 2 - (clamp(v) / 1000) * (H / 2 - 6);
+  const x = (i) => LEFT + (i / n) * (W - LEFT - RIGHT);
+  const mid = TOP + (H - TOP - BOTTOM) / 2;
+  const y = (v) => mid - (Math.max(-CAP, Math.min(CAP, v)) / CAP) * ((H - TOP - BOTTOM) / 2);
   const NS = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "evalchart");
   svg.setAttribute("data-testid", "chart");
-  const add = (name, attrs) => {
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("chart_title"));
+  const add = (name, attrs, parent = svg) => {
     const e = document.createElementNS(NS, name);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    svg.appendChild(e);
+    parent.appendChild(e);
     return e;
   };
-  add("rect", { x: 0, y: 0, width: W, height: H / 2, class: "redhalf" });
-  add("rect", { x: 0, y: H / 2, width: W, height: H / 2, class: "blackhalf" });
+  add("rect", { x: LEFT, y: TOP, width: W - LEFT - RIGHT, height: mid - TOP, class: "redhalf" });
+  add("rect", { x: LEFT, y: mid, width: W - LEFT - RIGHT, height: H - BOTTOM - mid, class: "blackhalf" });
+  // the value axis: pawns for Red, +10 (Red winning) at the top
+  for (const v of [CAP, CAP / 2, 0, -CAP / 2, -CAP]) {
+    add("line", { x1: LEFT, y1: y(v), x2: W - RIGHT, y2: y(v), class: v === 0 ? "axis" : "grid" });
+    const label = add("text", { x: LEFT - 6, y: y(v), class: "ylabel" });
+    label.textContent = v === 0 ? "0" : `${v > 0 ? "+" : "−"}${Math.abs(v / 100)}`;
+  }
+  // the move axis: move numbers, about ten of them
+  const plies = evals.length - 1;
+  const every = Math.max(2, 2 * Math.ceil(plies / 20));
+  for (let i = 0; i <= plies; i += every) {
+    add("line", { x1: x(i), y1: H - BOTTOM, x2: x(i), y2: H - BOTTOM + 4, class: "tick" });
+    const label = add("text", { x: x(i), y: H - BOTTOM + 15, class: "xlabel" });
+    label.textContent = i === 0 ? "0" : moveLabel(i - 1).replace(/[.…]$/, "");
+  }
+  add("text", { x: (LEFT + W - RIGHT) / 2, y: H - 3, class: "xtitle" }).textContent = t("chart_moves");
   const pts = evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  add("polygon", { points: `0,${H / 2} ${pts} ${W},${H / 2}`, class: "area" });
+  add("polygon", { points: `${x(0)},${mid} ${pts} ${x(plies)},${mid}`, class: "area" });
   add("polyline", { points: pts, class: "curve" });
-  add("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "axis" });
   evals.forEach((v, i) => {
     const mark = i > 0 ? nodes[i]?.mark : null;
-    const c = add("circle", { cx: x(i), cy: y(v), r: mark ? 5 : 3, class: `pt ${markClass(mark)}`, "data-ply": i });
+    const c = add("circle", { cx: x(i), cy: y(v), r: mark ? 5 : 2.5, class: `pt ${markClass(mark)}`, "data-ply": i });
     const title = document.createElementNS(NS, "title");
-    title.textContent = `${i}: ${(v / 100).toFixed(2)}`;
+    title.textContent = `${i ? moveLabel(i - 1) + " " : ""}${(v / 100).toFixed(2)}${mark ?? ""}`;
     c.appendChild(title);
-    c.addEventListener("click", () => actions.goTo(nodes[i]));
   });
-  const cursor = add("line", { x1: 0, y1: 0, x2: 0, y2: H, class: "cursor" });
+  const cursor = add("line", { x1: 0, y1: TOP, x2: 0, y2: H - BOTTOM, class: "cursor" });
+  // a click anywhere on the chart goes to the nearest position
+  svg.addEventListener("click", (e) => {
+    const m = svg.getScreenCTM();
+    if (!m) return;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    const i = Math.round(((p.x - LEFT) / (W - LEFT - RIGHT)) * n);
+    actions.goTo(nodes[Math.max(0, Math.min(plies, i))]);
+  });
   const box = $("chart");
   box.textContent = "";
   box.appendChild(svg);
-  page.reviewed = { nodes, cursor, x };
+  box.hidden = false;
+  const best = nodes.map((_, i) => r.moves[i]?.best?.uci ?? null);
+  page.reviewed = { nodes, cursor, x, svg, best };
   markReview();
   const ol = $("marks");
   ol.textContent = "";
@@ -104,5 +133,13 @@ export function showReview(r, nodes) {
     li.append(` ${t("loss")} ${mv.loss} · ${t("best_was")} ${notate(mv.best)}`);
     ol.appendChild(li);
   }
-  renderMoves();
+  actions.show();
+}
+
+/** Forgets the review (a new game, another record). */
+export function clearReview() {
+  page.reviewed = null;
+  $("marks").textContent = "";
+  $("chart").textContent = "";
+  $("chart").hidden = true;
 }

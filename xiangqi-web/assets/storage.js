@@ -5,7 +5,7 @@ import { START_FEN, deserialize, game, nodeAt, pathOf, serialize } from "./gamet
 
 export const settings = {
   side: "red", tc: "movetime", movetime: 1, minutes: 10, inc: 5, strength: "time", strengthN: 2000,
-  multipv: 3, notation: "chinese", letters: false, flipped: false, tab: "play",
+  multipv: 3, notation: "chinese", letters: false, flipped: false, tab: "play", level: 10,
 };
 
 /** The players' clock: the time left of each side (ms), whether it runs, who lost on time. */
@@ -15,7 +15,8 @@ export const clock = { red: 600000, black: 600000, running: false, lastTick: 0, 
 export function save() {
   try {
     localStorage.setItem("xq.game", JSON.stringify({
-      fen: game.fen, tree: serialize(game.root), path: pathOf(game.cur), settings,
+      fen: game.fen, tree: serialize(game.root), path: pathOf(game.cur), settings, tags: game.tags ?? null,
+      record: game.record ?? null,
       clock: { red: clock.red, black: clock.black, flagged: clock.flagged },
     }));
   } catch {
@@ -32,6 +33,8 @@ export function restore() {
     game.fen = s.fen || START_FEN;
     game.root = deserialize(s.tree || { u: null, c: [] }, null);
     game.cur = nodeAt(s.path || []);
+    game.tags = s.tags ?? null;
+    game.record = s.record ?? null;
     if (s.clock) Object.assign(clock, s.clock);
   } catch {
     localStorage.removeItem("xq.game");

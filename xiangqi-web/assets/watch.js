@@ -206,13 +206,20 @@ class Pane {
     const curNode = this.byId.get(cur);
     const detail = document.createElement("div");
     detail.className = "wdetail";
+    detail.dataset.testid = "watch-detail";
     if (curNode?.pruned) {
       detail.textContent = `${t("node")} ${k + 1}/${d.order.length}: ${curNode.move} · ${t("pruned")}` +
         `${curNode.reason ? ": " + curNode.reason : ""}`;
     } else if (curNode) {
+      // What the tree shows of the node entered, no more: a leaf's value (evaluated on entry); an inner node's value
+      // and exit only once the tree reveals them (after its subtree, when it is no longer the current node).
+      const leaf = !(this.kids.get(curNode.id) || []).some((c) => !c.pruned);
+      const fin = done(curNode);
+      detail.dataset.leaf = leaf;
       detail.textContent = `${t("node")} ${k + 1}/${d.order.length}: ${curNode.move ?? "root"} · ` +
-        `${t("window")} [${fmtValue(curNode.alpha)}, ${fmtValue(curNode.beta)}] · ${t("kind")} ${curNode.kind} · ` +
-        `${t("value")} ${fmtValue(curNode.value)} · ${t("exit")} ${curNode.exit}`;
+        `${t("window")} [${fmtValue(curNode.alpha)}, ${fmtValue(curNode.beta)}] · ${t("kind")} ${curNode.kind}` +
+        `${fin || leaf ? ` · ${t("value")} ${fmtValue(curNode.value)}` : ""}` +
+        `${fin ? ` · ${t("exit")} ${curNode.exit}` : ""}`;
     }
     this.host.appendChild(detail);
 

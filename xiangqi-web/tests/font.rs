@@ -1,10 +1,12 @@
 //! The embedded font subsets cover every character the page writes beyond ASCII, so that a system without Chinese
 //! fonts shows no empty boxes: the characters of the page's files (the interface in English and Chinese, the
-//! lessons), and what the server writes into the page (Chinese move notation, the pseudocode, the prune sentences).
+//! lessons), and what the server writes into the page (Chinese move notation, the opening names, the pseudocode, the
+//! prune sentences).
 //! The subsets are made from the character lists `font-text.txt` and `font-pieces.txt` (see `assets/README.md`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use xiangqi_core::record::openings::OPENINGS;
 use xiangqi_core::record::Notation;
 use xiangqi_core::Position;
 use xiangqi_search::record::pseudocode::listing;
@@ -82,6 +84,14 @@ fn the_subsets_cover_what_the_server_writes() {
     }
     assert!(code.contains(&'≤'), "a prune sentence compares α and β");
     assert_eq!(missing(&code, &text), "", "characters of the pseudocode and sentences missing from font-text.txt");
+}
+
+#[test]
+fn the_text_subset_covers_the_opening_names() {
+    // The page writes the name of the opening reached (the server's `state`) above the move list.
+    let names: BTreeSet<char> = OPENINGS.iter().flat_map(|o| beyond_ascii(o.chinese)).collect();
+    assert!(names.contains(&'屏') && names.contains(&'炮'), "{names:?}");
+    assert_eq!(missing(&names, &list("font-text.txt")), "", "opening names' characters missing from font-text.txt");
 }
 
 #[test]
