@@ -17,7 +17,7 @@ import { renderMoves } from "./movelist.js";
 import { $, actions, board, conn, page, selectTab, status, tab } from "./page.js";
 import { afterPosition, goTo, newGame, refresh, show, stopPlay, takeback, userMove } from "./play.js";
 import "./records.js"; // binds the games tab's buttons
-import "./review.js"; // binds the review buttons
+import { restoreReview } from "./review.js"; // also binds the review buttons
 import { clock, restore, save, settings } from "./storage.js";
 import { Watch } from "./watch.js";
 
@@ -208,6 +208,7 @@ buildPalette();
 bindSettings();
 $("fen").value = game.fen;
 renderHeader();
+restoreReview();
 bindLearn();
 bindMore();
 // an address naming a Learn view opens it (a teacher's link)

@@ -14,6 +14,9 @@ export const game = {
   root: node(null, null),
   cur: null,
   result: null,
+  tags: null, // a loaded record's tags (the header), null for a game played here
+  record: null, // a loaded record's line and result: {moves, result}
+  review: null, // the last review of the main line: {line, evals, capped, moves} as the server answered
 };
 game.cur = game.root;
 

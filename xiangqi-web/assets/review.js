@@ -4,6 +4,7 @@
 import { game, mainEnd, moveLabel, pathOf } from "./gametree.js";
 import { t } from "./i18n.js";
 import { $, actions, conn, notate, page, selectTab } from "./page.js";
+import { save } from "./storage.js";
 
 $("btn-review-end").addEventListener("click", () => {
   selectTab("games");
@@ -22,6 +23,9 @@ $("btn-review").addEventListener("click", () => {
     else if (m.type === "review") {
       conn.forget(m.id);
       $("review-progress").textContent = "";
+      // kept with the game (localStorage), so that a reload shows the review again
+      game.review = { line: moves, evals: m.evals, capped: m.capped, moves: m.moves };
+      save();
       showReview(m, nodes);
     }
   });
@@ -136,8 +140,25 @@ export function showReview(r, nodes) {
   actions.show();
 }
 
+/** Shows the review kept with the game after a reload, if its line is still in the move tree. */
+export function restoreReview() {
+  const kept = game.review;
+  if (!kept) return;
+  const nodes = [game.root];
+  for (const uci of kept.line) {
+    const next = nodes[nodes.length - 1].children.find((k) => k.uci === uci);
+    if (!next) {
+      game.review = null;
+      return;
+    }
+    nodes.push(next);
+  }
+  showReview(kept, nodes);
+}
+
 /** Forgets the review (a new game, another record). */
 export function clearReview() {
+  game.review = null;
   page.reviewed = null;
   $("marks").textContent = "";
   $("chart").textContent = "";

@@ -16,7 +16,7 @@ export function save() {
   try {
     localStorage.setItem("xq.game", JSON.stringify({
       fen: game.fen, tree: serialize(game.root), path: pathOf(game.cur), settings, tags: game.tags ?? null,
-      record: game.record ?? null,
+      record: game.record ?? null, review: game.review ?? null,
       clock: { red: clock.red, black: clock.black, flagged: clock.flagged },
     }));
   } catch {
@@ -35,6 +35,7 @@ export function restore() {
     game.cur = nodeAt(s.path || []);
     game.tags = s.tags ?? null;
     game.record = s.record ?? null;
+    game.review = s.review ?? null;
     if (s.clock) Object.assign(clock, s.clock);
   } catch {
     localStorage.removeItem("xq.game");

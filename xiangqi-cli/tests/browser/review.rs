@@ -167,6 +167,19 @@ pub async fn header_marks_chart_arrow(c: &Client, url: &str) {
         "the arrow {best} is a legal move"
     );
     assert_ne!(best, "e2e6", "the move that lost a cannon is not the engine's best");
+    // A reload keeps the review with the game: the same marks, the chart, the arrow at the same position.
+    c.refresh().await.expect("reload the page");
+    let again = wait_for(
+        c,
+        "the review after the reload",
+        "const a = document.querySelector('#board [data-arrow]');
+         if (!a || !document.querySelector('[data-testid=chart] circle')) return null;
+         const marks = [...document.querySelectorAll('[data-testid=moves] .move')].map(m => m.querySelector('.mark')?.textContent ?? '');
+         return [marks, a.dataset.arrow];",
+        WAIT,
+    )
+    .await;
+    assert_eq!(again, json!([marks, best]), "the review before the reload: {marks:?}, {best}");
     eprintln!("browser: header shown, marks {marks:?}, best move {best} after two plies");
 }
 
