@@ -15,11 +15,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use xiangqi_core::record::{write_pgn, GameRecord, Notation, TextEncoding};
-use xiangqi_core::{Color, Move, Position};
+use xiangqi_core::Position;
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::HASH;
 use xiangqi_search::review;
-use xiangqi_search::{Limits, Score};
+use xiangqi_search::Limits;
 
 use xiangqi_search::review::{mark, PositionEval, CAP};
 
@@ -75,105 +75,6 @@ pub fn evaluate(
 ) -> Result<Vec<PositionEval>, Box<dyn std::error::Error>> {
     let eval = EvalChoice::engine_default();
     Ok(review::evaluate(&record.start, &record.main_line(), limits, hash_mb, eval, None, progress)?)
-}
-
-/// A score from Red's view as text: `+35`, or `#3` / `#-3` for a mate in 3 moves for Red / for Black.
-fn red_text(score: Score, turn: Color) -> String {
-    let red = if turn == Color::Red { score } else { -score };
-    match xiangqi_search::mate_moves(red) {
-        Some(moves) => format!("#{moves}"),
-        None => format!("{red:+}"),
-    }
-}
-
-/// A line of moves from `pos` in `notation` (stopping at a move that is not legal there).
-fn line_text(pos: &Position, line: &[Move], notation: Notation, max: usize) -> String {
-    let mut pos = pos.clone();
-    let mut out = Vec::new();
-    for &m in line.iter().take(max) {
-        if !pos.is_legal(m) {
-            break;
-        }
-        out.push(pos.move_text(m, notation));
-        pos.make_move(m);
-    }
-    out.join(" ")
-}
-
-/// The game with the engine's comments and marks added to its main line.
-pub fn annotate(record: &GameRecord, evals: &[PositionEval], notation: Notation, how: &str) -> GameRecord {
-    let mut out = record.clone();
-    out.set_tag("Annotator", &format!("xiangqi analyze ({how})"));
-    let losses = losses(record, evals);
-    let mut pos = record.start.clone();
-    for (i, rm) in out.moves.iter_mut().enumerate() {
-        let (before, after) = (&evals[i], &evals[i + 1]);
-        let turn_after = !pos.turn();
-        let mut text = if after.best.is_none() {
-            let mut next = pos.clone();
-            next.make_move(rm.mv);
-            (if next.in_check() { "checkmate" } else { "stalemate: no legal move" }).to_string()
-        } else {
-            format!("{} d{}", red_text(after.score, turn_after), after.depth)
-        };
-        match before.best {
-            Some(best) if best == rm.mv => text.push_str(", the engine's choice"),
-            Some(best) => {
-                text.push_str(&format!(
-                    "; best {} {}: {}",
-                    pos.move_text(best, notation),
-                    red_text(before.score, pos.turn()),
-                    line_text(&pos, &before.pv, notation, 8)
-                ));
-            }
-            None => {}
-        }
-        if losses[i] > 0 {
-            text.push_str(&format!("; loss {}", losses[i]));
-        }
-        rm.comments.push(text);
-        if let Some(m) = mark(losses[i]) {
-            rm.mark = Some(m.to_string());
-        }
-        pos.make_move(rm.mv);
-    }
-    if let Some(last) = evals.last() {
-        if !last.pv.is_empty() {
-            let line = line_text(&pos, &last.pv, notation, 8);
-            if let Some(rm) = out.moves.last_mut() {
-                rm.comments.push(format!("the engine goes on: {line}"));
-            }
-        }
-    }
-    out
-}
-
-/// How many moves of each side got each mark, and the side's average loss.
-pub fn summary(record: &GameRecord, evals: &[PositionEval]) -> String {
-    let losses = losses(record, evals);
-    let mut pos = record.start.clone();
-    let mut rows = [(0usize, 0i64, [0usize; 3]); 2];
-    for (rm, &loss) in record.moves.iter().zip(&losses) {
-        let side = pos.turn().index();
-        rows[side].0 += 1;
-        rows[side].1 += i64::from(loss);
-        match mark(loss) {
-            Some("?!") => rows[side].2[0] += 1,
-            Some("?") => rows[side].2[1] += 1,
-            Some(_) => rows[side].2[2] += 1,
-            None => {}
-        }
-        pos.make_move(rm.mv);
-    }
-    let mut out = String::new();
-    for (color, (moves, total, marks)) in [Color::Red, Color::Black].into_iter().zip(rows) {
-        let avg = if moves > 0 { total as f64 / moves as f64 } else { 0.0 };
-        out.push_str(&format!(
-            "{color}: {moves} moves, {} inaccuracies (?!), {} mistakes (?), {} blunders (??), average loss {avg:.1}\n",
-            marks[0], marks[1], marks[2]
-        ));
-    }
-    out
 }
 
 /// Draws the evaluation (Red's view) over the game, with each marked move's point coloured by its mark.
@@ -255,9 +156,9 @@ pub fn run(args: &AnalyzeArgs) -> CmdResult {
         eprintln!();
     }
     let notation = args.notation.or(record.notation).unwrap_or(Notation::Chinese);
-    let annotated = annotate(&record, &evals, notation, &how);
+    let annotated = review::annotate(&record, &evals, notation, &format!("xiangqi analyze ({how})"));
     let text = write_pgn(std::slice::from_ref(&annotated), notation);
-    let mut summary = summary(&record, &evals);
+    let mut summary = review::summary(&record, &evals);
     if record.start == Position::startpos() {
         if let Some(n) = xiangqi_core::record::openings::opening_of(&record.start, &record.main_line()) {
             summary.push_str(&format!("opening: {}, at ply {}\n", n.opening.label(), n.ply));
@@ -281,35 +182,4 @@ pub fn run(args: &AnalyzeArgs) -> CmdResult {
         chart(svg, &format!("{names}: evaluation by ply ({how})"), &record, &evals)?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// (The marks' thresholds and the cap are tested with the review, `xiangqi_search::review`.)
-    #[test]
-    fn scores_are_written_from_reds_view() {
-        assert_eq!(red_text(xiangqi_search::MATE - 3, Color::Black), "#-2");
-        assert_eq!(red_text(-40, Color::Black), "+40");
-    }
-
-    #[test]
-    fn a_move_that_hangs_a_chariot_is_a_blunder() {
-        // Red's chariot on b5 can take the undefended black chariot on b7; instead Red plays a quiet king move
-        // and Black takes Red's chariot instead: the loss is a chariot.
-        let pos = Position::from_fen("4k4/9/1r7/9/1R7/9/9/9/9/3K5 w").unwrap();
-        let mut record = GameRecord::new(pos.clone());
-        for m in ["d0d1", "b7b5"] {
-            let mv = m.parse().unwrap();
-            record.moves.push(xiangqi_core::record::RecordMove::new(mv));
-        }
-        let evals = evaluate(&record, &Limits::depth(4), 1, &mut |_, _| {}).unwrap();
-        assert_eq!(evals[0].best, Some("b5b7".parse().unwrap()));
-        let l = losses(&record, &evals);
-        assert!(l[0] >= review::BLUNDER, "{l:?}");
-        let annotated = annotate(&record, &evals, Notation::Iccs, "test");
-        assert_eq!(annotated.moves[0].mark.as_deref(), Some("??"));
-        assert!(annotated.moves[0].comments[0].contains("best B5-B7"), "{:?}", annotated.moves[0].comments);
-    }
 }

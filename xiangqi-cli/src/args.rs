@@ -78,6 +78,33 @@ impl<T: TryFrom<u64> + Clone + Send + Sync + 'static> TypedValueParser for Range
     }
 }
 
+/// `--shard I --shards N`: which part of a run a command does.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ShardOpts {
+    /// Do only shard I (from 0) of the run, into the directory of --out, with a manifest (needs --shards).
+    #[arg(long, value_name = "I", requires = "shards")]
+    pub shard: Option<u64>,
+    /// The number of shards the run is cut into (needs --shard).
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shards: Option<u64>,
+}
+
+impl ShardOpts {
+    /// The shard asked for, if any; an index out of range or no shard at all is an error that names it.
+    pub fn shard(&self) -> Result<Option<xiangqi_match::shard::Shard>, String> {
+        match (self.shard, self.shards) {
+            (Some(index), Some(count)) => xiangqi_match::shard::Shard::new(index, count).map(Some).map_err(|e| e.0),
+            (None, None) => Ok(None),
+            _ => Err("--shard and --shards go together".to_owned()),
+        }
+    }
+}
+
+/// Parses the words of `--sprt`; an error names the flag.
+pub fn parse_sprt(words: &[String]) -> Result<xiangqi_match::Sprt, String> {
+    xiangqi_match::Sprt::parse(words).map_err(|e| format!("--sprt: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,12 @@
 //! # xiangqi-cli: the `xiangqi` binary
 //!
 //! The binary (`xiangqi perft | moves | show | eval | game | convert | analyze | search | compare | tree | tactics |
-//! bench | match | ablate | datagen | serve | uci`) lives in `main.rs`; run without arguments it speaks UCI ([`uci`]),
-//! as GUIs expect. It is a front end: the engine itself (the `engine` composition, the table, the threads, time
-//! management, the handcrafted and the neural evaluator) is in the library crates, `xiangqi-search` and
-//! `xiangqi-eval`, which a program uses without this crate. This library holds the UCI loop, so that tests drive it
-//! in-process, and the tactical test sets ([`tactics`]).
+//! bench | match | ablate | datagen | serve | uci`) lives in `main.rs`; run without arguments it speaks UCI
+//! (`xiangqi_uci`), as GUIs expect. It is a front end: the engine itself (the `engine` composition, the table, the
+//! threads, time management, the handcrafted and the neural evaluator) is in the library crates, `xiangqi-search` and
+//! `xiangqi-eval`; the UCI and UCCI loop in `xiangqi-uci`; matches, self-play, shards, the tuner and the tactical test
+//! sets in `xiangqi-match`; a program uses them without this crate. This library holds only the run of the book's
+//! Rust examples.
 //!
 //! ## Errors
 //!
@@ -26,39 +27,13 @@
 //! then 1 at the end. A closed standard output (`xiangqi perft --divide | head -2`) ends a command quietly, with
 //! exit code 0.
 //!
-//! ```
-//! use std::io::Write;
-//! use std::sync::{Arc, Mutex};
-//! use xiangqi_cli::uci::{Output, Uci};
+//! `xiangqi uci` is the loop of `xiangqi-uci` on standard input and output; what it makes of a `position` command:
 //!
-//! #[derive(Clone, Default)]
-//! struct Sink(Arc<Mutex<Vec<u8>>>);
-//! impl Write for Sink {
-//!     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-//!         self.0.lock().unwrap().write(b)
-//!     }
-//!     fn flush(&mut self) -> std::io::Result<()> {
-//!         Ok(())
-//!     }
-//! }
-//!
-//! let sink = Sink::default();
-//! let mut uci = Uci::new(Output::new(sink.clone()));
-//! uci.feed(b"position startpos moves h2e2\n");
-//! uci.feed(b"go depth 3\n");
-//! // The search runs on its own thread; the loop keeps reading commands meanwhile.
-//! let text = loop {
-//!     let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
-//!     if text.contains("bestmove ") {
-//!         break text;
-//!     }
-//!     std::thread::sleep(std::time::Duration::from_millis(10));
-//! };
-//! assert!(text.lines().any(|l| l.starts_with("info depth 3 ")), "{text}");
 //! ```
-
-pub mod tactics;
-pub mod uci;
+//! let pos = xiangqi_uci::parse_position(&["startpos", "moves", "h2e2"]).unwrap();
+//! assert_eq!(pos.fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+//! assert!(xiangqi_uci::parse_position(&["startpos", "moves", "a0a5"]).is_err()); // the soldier on a3 is in the way
+//! ```
 
 /// The Rust examples of the book, run as doc tests so that they compile and run against the workspace
 /// (`tests/book_examples.rs` checks that every page with a Rust example is listed here).

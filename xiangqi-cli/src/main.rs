@@ -19,11 +19,11 @@ mod game;
 mod matches;
 mod records;
 // The book's command-line reference and the man page, generated from `Cli` by a test.
+mod merge;
 #[cfg(test)]
 mod reference;
 mod search;
 mod serve;
-mod shard;
 mod tactics_cmd;
 mod tree;
 mod tune;
@@ -96,7 +96,7 @@ enum Command {
         #[arg(long, default_value_t = args::option_default(THREADS), value_parser = args::option_range::<u64>(THREADS), allow_hyphen_values = true)]
         threads: u64,
         /// The variant.
-        #[arg(long, default_value = xiangqi_cli::uci::DEFAULT_VARIANT)]
+        #[arg(long, default_value = xiangqi_uci::DEFAULT_VARIANT)]
         variant: String,
         /// Print one JSON object.
         #[arg(long)]
@@ -114,7 +114,7 @@ enum Command {
     Match(matches::MatchArgs),
     /// Check the shards of a distributed datagen or match run and merge them in shard order (data concatenated,
     /// match results summed).
-    Merge(shard::MergeArgs),
+    Merge(merge::MergeArgs),
     /// What each technique of a variant is worth: nodes to a fixed depth and Elo in games, one taken away (or added)
     /// at a time.
     Ablate(ablate::AblateArgs),
@@ -156,7 +156,7 @@ fn main() -> ExitCode {
         Some(Command::Tree(args)) => tree::run(&args),
         Some(Command::Tactics(args)) => tactics_cmd::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
-        Some(Command::Merge(args)) => shard::merge(&args),
+        Some(Command::Merge(args)) => merge::merge(&args),
         Some(Command::Ablate(args)) => ablate::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
@@ -166,13 +166,13 @@ fn main() -> ExitCode {
         }
         Some(Command::Uci { params }) => match params.params() {
             Ok(params) => {
-                xiangqi_cli::uci::run_stdio_with(params);
+                xiangqi_uci::run_stdio_with(params);
                 Ok(())
             }
             Err(e) => Err(e.into()),
         },
         None => {
-            xiangqi_cli::uci::run_stdio();
+            xiangqi_uci::run_stdio();
             Ok(())
         }
     };

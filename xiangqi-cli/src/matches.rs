@@ -28,9 +28,10 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use xiangqi_match::elo::{self, Sprt, SprtState};
+use xiangqi_match::report::{status_line, summary_json, summary_text};
+use xiangqi_match::shard::{self, Shard};
 use xiangqi_match::{DrawAdjudication, EngineConfig, EngineProcess, MatchSettings, NoBestMove};
-use xiangqi_match::{ResignAdjudication, SprtDecision, Standing, Summary, TimeControl};
+use xiangqi_match::{ResignAdjudication, TimeControl};
 
 /// The opening sets, where `datagen` finds the built-in one (`xiangqi_match::openings`).
 pub(crate) use xiangqi_match::openings;
@@ -142,7 +143,7 @@ struct MatchFlags {
     /// A shard of the match (`--shard I --shards N`, see `xiangqi merge`): its part of the game pairs of --games,
     /// the games of the whole match with the same indices, written with a manifest into the directory of --out.
     #[command(flatten)]
-    shard: crate::shard::ShardOpts,
+    shard: crate::args::ShardOpts,
     /// The shards' directory (with --shard).
     #[arg(long, value_name = "DIR", requires = "shard")]
     out: Option<PathBuf>,
@@ -202,11 +203,6 @@ pub(crate) fn parse_clock(text: &str) -> Result<TimeControl, String> {
     TimeControl::parse_clock(text).map_err(|e| format!("--tc {e}"))
 }
 
-/// Parses the words of `--sprt`; an error names the flag.
-pub(crate) fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
-    Sprt::parse(words).map_err(|e| format!("--sprt: {e}"))
-}
-
 /// Reads the file of `--openings` (the error names the file), or gives the built-in set.
 pub(crate) fn read_openings(path: Option<&std::path::Path>) -> Result<Vec<openings::Opening>, String> {
     match path {
@@ -220,15 +216,6 @@ fn in_range<T: TryFrom<i64>>(what: &str, value: i64, (lo, hi): (i64, i64)) -> Re
     match T::try_from(value) {
         Ok(v) if (lo..=hi).contains(&value) => Ok(v),
         _ => Err(format!("{what}={value}: must be from {lo} to {hi}")),
-    }
-}
-
-/// A number for the JSON summary: `null` unless finite, and never `-0.0`.
-pub(crate) fn json_number(x: f64) -> serde_json::Value {
-    if x.is_finite() {
-        serde_json::json!(x + 0.0)
-    } else {
-        serde_json::Value::Null
     }
 }
 
@@ -259,7 +246,7 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
         (1, _) => return Err("--nodes must be positive".to_owned()),
         _ => return Err("give exactly one of --tc, --st, --nodes, --depth".to_owned()),
     };
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let sprt = args.sprt.as_deref().map(crate::args::parse_sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_owned());
     }
@@ -322,74 +309,6 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
         event: args.event.clone(),
         nobestmove: args.nobestmove,
     })
-}
-
-/// The one-line state of the match, for the progress line and the end.
-fn status_line(s: &Summary, settings: &MatchSettings) -> String {
-    let t = &s.first;
-    let (elo, err) = t.elo();
-    let mut line = format!(
-        "{} games: {} vs others +{} ={} -{}, score {:.3}, Elo {}",
-        t.games(),
-        settings.engines[0].name,
-        t.wins,
-        t.draws,
-        t.losses,
-        t.score(),
-        elo::format_elo(elo, err)
-    );
-    if let (Some(sprt), Some((llr, _))) = (settings.sprt, s.sprt) {
-        let (lo, hi) = sprt.bounds();
-        line.push_str(&format!(", LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-        if let Some(decision) = s.sprt_decision {
-            line.push_str(&format!(" {} accepted", decision.state));
-        }
-    }
-    line
-}
-
-/// The games by the way they ended, by name.
-fn reason_counts(s: &Summary) -> serde_json::Map<String, serde_json::Value> {
-    s.reasons.iter().map(|(t, n)| (t.as_str().to_owned(), (*n).into())).collect()
-}
-
-/// The summary as one JSON object.
-pub fn summary_json(s: &Summary, settings: &MatchSettings) -> serde_json::Value {
-    // No Elo without a game (or a pair) to measure it.
-    let (elo, err) = if s.first.games() > 0 { s.first.elo() } else { (f64::NAN, f64::NAN) };
-    let (pelo, perr) = if s.pairs.pairs() > 0 { s.pairs.elo() } else { (f64::NAN, f64::NAN) };
-    let finite = json_number;
-    let mut obj = serde_json::json!({
-        "engines": settings.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
-        "time_control": settings.tc.to_string(),
-        "games": s.first.games(),
-        "wins": s.first.wins,
-        "draws": s.first.draws,
-        "losses": s.first.losses,
-        "score": finite(s.first.score()),
-        "elo": finite(elo),
-        "elo_error": finite(err),
-        "pentanomial": s.pairs.counts,
-        "elo_pentanomial": finite(pelo),
-        "elo_error_pentanomial": finite(perr),
-        "reasons": reason_counts(s),
-        "draw_claims": s.draw_claims,
-        "restarts": s.restarts,
-        "table": settings.engines.iter().zip(&s.table).map(|(e, t)| {
-            serde_json::json!({"name": e.name, "points": t.points, "games": t.games})
-        }).collect::<Vec<_>>(),
-    });
-    if let (Some(sprt), Some((llr, state))) = (settings.sprt, s.sprt) {
-        let (lo, hi) = sprt.bounds();
-        let decision = s.sprt_decision;
-        obj["sprt"] = serde_json::json!({
-            "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-            "llr": finite(llr), "llr_trinomial": finite(s.first.llr(sprt.elo0, sprt.elo1)), "lower_bound": lo,
-            "upper_bound": hi, "result": decision.map_or(state, |d| d.state).to_string(),
-            "decided_at_games": decision.map(|d| d.games), "decided_llr": decision.map(|d| finite(d.llr)),
-        });
-    }
-    obj
 }
 
 /// Runs `xiangqi match`.
@@ -465,140 +384,22 @@ pub fn run(all: &MatchArgs) -> CmdResult {
         writeln!(out, "{}", summary_json(&summary, &settings))?;
         return Ok(());
     }
-    writeln!(out, "Time control: {} (the match took {} s)", settings.tc.describe(), start.elapsed().as_secs())?;
-    let mut rows: Vec<(usize, &Standing)> = summary.table.iter().enumerate().collect();
-    rows.sort_by(|a, b| b.1.score().total_cmp(&a.1.score()));
-    writeln!(out, "{:<4} {:<32} {:>8} {:>6} {:>7}", "rank", "engine", "points", "games", "score")?;
-    for (rank, (i, t)) in rows.iter().enumerate() {
-        writeln!(
-            out,
-            "{:<4} {:<32} {:>8.1} {:>6} {:>6.1}%",
-            rank + 1,
-            settings.engines[*i].name,
-            t.points,
-            t.games,
-            t.score() * 100.0
-        )?;
-    }
-    let t = &summary.first;
-    let (elo, err) = t.elo();
-    writeln!(
-        out,
-        "{}: W {} D {} L {} of {} games, score {:.3}",
-        settings.engines[0].name,
-        t.wins,
-        t.draws,
-        t.losses,
-        t.games(),
-        t.score()
-    )?;
-    let versus = match &settings.engines[..] {
-        [a, b] => format!("{} over {}", a.name, b.name),
-        [a, ..] => format!("{} over the others", a.name),
-        [] => String::new(),
-    };
-    writeln!(out, "Elo of {versus}: {} (95% interval, game by game)", elo_words(elo, err))?;
-    if summary.pairs.pairs() > 0 {
-        let (pelo, perr) = summary.pairs.elo();
-        writeln!(
-            out,
-            "Game pairs scoring [0, ½, 1, 1½, 2]: {:?}; Elo of {versus}: {} (95% interval, pair by pair)",
-            summary.pairs.counts,
-            elo_words(pelo, perr)
-        )?;
-    }
-    if let (Some(sprt), Some((llr, _))) = (settings.sprt, summary.sprt) {
-        let (lo, hi) = sprt.bounds();
-        let verdict = match summary.sprt_decision {
-            Some(SprtDecision { games, llr: at, state: SprtState::AcceptH1 }) => {
-                format!("H1 accepted after {games} games (LLR {at:.3})")
-            }
-            Some(SprtDecision { games, llr: at, .. }) => format!("H0 accepted after {games} games (LLR {at:.3})"),
-            None => "no decision".to_owned(),
-        };
-        writeln!(
-            out,
-            "SPRT [{}, {}] alpha {} beta {}: LLR {llr:.3} ({lo:.3}, {hi:.3}): {verdict}",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        )?;
-    }
-    let reasons: Vec<String> = summary.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
-    writeln!(out, "Ended by: {}", reasons.join(", "))?;
-    if summary.draw_claims > 0 {
-        let counted = match settings.nobestmove {
-            NoBestMove::Draw => "counted as draws",
-            NoBestMove::Forfeit => "counted as the claimer's losses (--nobestmove forfeit)",
-        };
-        writeln!(out, "Draw claims (nobestmove in a position with legal moves): {}, {counted}", summary.draw_claims)?;
-    }
-    if summary.restarts > 0 {
-        writeln!(out, "Engine restarts: {}", summary.restarts)?;
-    }
+    write!(out, "{}", summary_text(&summary, &settings, start.elapsed().as_secs()))?;
     Ok(())
 }
 
-/// `xiangqi match --shard I --shards N --out DIR`: the shard's game pairs, their games into a temporary PGN file
-/// renamed when complete, then the manifest with W/D/L and the pentanomial pairs.
-fn run_shard(settings: &MatchSettings, shard: crate::shard::Shard, dir: &std::path::Path) -> CmdResult {
-    use crate::shard;
-    shard::make_dir(dir)?;
-    let pairs = shard.part(settings.games as u64 / 2);
-    let games = (2 * pairs.start) as usize..(2 * pairs.end) as usize;
-    let tmp = shard::temp_path(dir, shard, "match");
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?);
-    let mut write_error = None;
-    let summary = xiangqi_match::run_range(settings, games.clone(), |record, _| {
-        if let Err(e) = file.write_all(record.pgn(&settings.event).as_bytes()) {
-            write_error.get_or_insert(e);
-        }
-    });
-    let done = file.into_inner().map_err(|e| e.into_error()).and_then(|f| f.sync_all());
-    if let Some(e) = write_error.map(Err).unwrap_or(done).err() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("{}: {e}", tmp.display()).into());
-    }
-    let results = shard::MatchCounts {
-        first_game: games.start as u64,
-        games: summary.first.games(),
-        wins: summary.first.wins,
-        draws: summary.first.draws,
-        losses: summary.first.losses,
-        pentanomial: summary.pairs.counts,
-    };
-    let m = shard::Manifest {
-        format: shard::FORMAT.to_owned(),
-        kind: "match".to_owned(),
-        shard: shard.index,
-        shards: shard.count,
-        run_seed: 0,
-        shard_seed: 0,
-        file: String::new(),
-        bytes: 0,
-        sha256: String::new(),
-        records: None,
-        results: Some(results),
-    };
-    let m = shard::finish(dir, &tmp, m)?;
+/// `xiangqi match --shard I --shards N --out DIR`: the shard's games and manifest ([`shard::play_match`]), the
+/// manifest printed.
+fn run_shard(settings: &MatchSettings, shard: Shard, dir: &std::path::Path) -> CmdResult {
+    let m = shard::play_match(settings, shard, dir)?;
     println!("{}", serde_json::to_string(&m).map_err(|e| e.to_string())?);
     Ok(())
-}
-
-/// An Elo difference with its error, and what an infinite one means.
-fn elo_words(elo: f64, err: f64) -> String {
-    let text = elo::format_elo(elo, err);
-    if elo.is_infinite() {
-        let who = if elo > 0.0 { "won" } else { "lost" };
-        format!("{text} (every one {who}: no finite estimate)")
-    } else {
-        text
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::FromArgMatches;
-    use xiangqi_match::{Pentanomial, Trinomial};
 
     /// The settings of two engines (never started) and the flags `extra`.
     fn parse(extra: &str) -> Result<MatchSettings, String> {
@@ -738,48 +539,5 @@ mod tests {
         assert_eq!(parse("--nodes 100 --nobestmove forfeit").unwrap().nobestmove, NoBestMove::Forfeit);
         assert_eq!(parse("--nodes 100 --nobestmove draw").unwrap().nobestmove, NoBestMove::Draw);
         assert!(error("--nodes 100 --nobestmove resign").contains("expected draw or forfeit"));
-    }
-
-    #[test]
-    fn json_has_null_for_an_infinite_elo_or_no_pair_and_never_minus_zero() {
-        let settings = parse("--nodes 100").unwrap();
-        // Every game won, no pair finished yet.
-        let s = Summary { first: Trinomial { wins: 3, draws: 0, losses: 0 }, ..Summary::default() };
-        let j = summary_json(&s, &settings);
-        assert_eq!((j["elo"].is_null(), j["elo_error"].is_null()), (true, true), "{j}");
-        assert!(j["elo_pentanomial"].is_null() && j["elo_error_pentanomial"].is_null(), "{j}");
-        assert_eq!(j["score"], 1.0);
-        // Every pair won twice.
-        let s = Summary {
-            first: Trinomial { wins: 4, draws: 0, losses: 0 },
-            pairs: Pentanomial { counts: [0, 0, 0, 0, 2] },
-            ..Summary::default()
-        };
-        let j = summary_json(&s, &settings);
-        assert!(j["elo_pentanomial"].is_null() && j["elo_error_pentanomial"].is_null(), "{j}");
-        // Only draws: Elo 0 (not -0) with no spread.
-        let s = Summary {
-            first: Trinomial { wins: 0, draws: 4, losses: 0 },
-            pairs: Pentanomial { counts: [0, 0, 2, 0, 0] },
-            ..Summary::default()
-        };
-        let j = summary_json(&s, &settings);
-        for key in ["elo", "elo_error", "elo_pentanomial", "elo_error_pentanomial"] {
-            assert_eq!(serde_json::to_string(&j[key]).unwrap(), "0.0", "{key}: {j}");
-        }
-        assert_eq!(json_number(-0.0).to_string(), "0.0");
-        assert_eq!(json_number(f64::NAN), serde_json::Value::Null);
-        assert_eq!(json_number(f64::NEG_INFINITY), serde_json::Value::Null);
-    }
-
-    #[test]
-    fn status_line_prints_an_infinite_elo_without_an_error_bar() {
-        let settings = parse("--nodes 100").unwrap();
-        let s = Summary { first: Trinomial { wins: 0, draws: 0, losses: 2 }, ..Summary::default() };
-        let line = status_line(&s, &settings);
-        assert!(line.ends_with("score 0.000, Elo -inf"), "{line}");
-        let s = Summary { first: Trinomial { wins: 0, draws: 2, losses: 0 }, ..Summary::default() };
-        let line = status_line(&s, &settings);
-        assert!(line.ends_with("score 0.500, Elo +0.0 ± 0.0"), "{line}");
     }
 }

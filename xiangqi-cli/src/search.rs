@@ -6,12 +6,12 @@ use crate::{parse_fen, CmdResult, UsageError};
 use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
-use xiangqi_cli::uci::uci_score;
 use xiangqi_core::{Move, Position, START_FEN};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::{HASH, MULTIPV, THREADS};
 use xiangqi_search::policy::{child, null_move};
 use xiangqi_search::{Limits, SearchEngine, SearchResult, VariantConfig, PRESETS};
+use xiangqi_uci::uci_score;
 
 /// Arguments of `xiangqi search`.
 #[derive(clap::Args)]

@@ -1,4 +1,4 @@
-//! `xiangqi tactics`: the engine over a tactical test set ([`xiangqi_cli::tactics`]), position by position, and the
+//! `xiangqi tactics`: the engine over a tactical test set ([`xiangqi_match::tactics`]), position by position, and the
 //! share solved.
 
 use crate::args::{option_default, option_range};
@@ -7,10 +7,10 @@ use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
-use xiangqi_cli::tactics::{parse, solve};
-use xiangqi_cli::uci::uci_score;
+use xiangqi_match::tactics::{parse, solve};
 use xiangqi_search::options::HASH;
 use xiangqi_search::{Limits, SearchEngine, VariantConfig};
+use xiangqi_uci::uci_score;
 
 /// Arguments of `xiangqi tactics`.
 #[derive(clap::Args)]

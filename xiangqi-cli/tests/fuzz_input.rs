@@ -49,8 +49,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use xiangqi_cli::uci::parse_position;
 use xiangqi_core::{Move, Position, Setup, Validation};
+use xiangqi_uci::parse_position;
 
 /// The run's settings, from the environment.
 struct Settings {

@@ -2,8 +2,8 @@
 //! thread (deterministic) solves the first set's short mates, and at least a floor of each set, printed for both
 //! (`cargo test -p xiangqi-cli --test tactics_set -- --nocapture`).
 
-use xiangqi_cli::tactics::{parse, solve};
 use xiangqi_eval::EvalChoice;
+use xiangqi_match::tactics::{parse, solve};
 use xiangqi_search::{Limits, SearchEngine, VariantConfig};
 
 const SET: &str = include_str!("data/tactics/eleeye-batch.epd");

@@ -5,7 +5,7 @@
 //! engine that hangs is a timeout, one whose output closes is a crash (it exited) or a disconnect (it closed its
 //! output but still runs). The process is killed when dropped.
 
-use crate::Termination;
+use crate::game::Termination;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -26,7 +26,7 @@
 //! comment marks where the engines took over). `Termination` is the reason the game ended by ([`Termination`]),
 //! and the comment after the last move says it in a sentence.
 
-use crate::runner::TimeControl;
+use crate::clock::TimeControl;
 use std::cmp::Ordering;
 use std::fmt;
 use xiangqi_core::record::{write_pgn, GameRecord, Notation, RecordMove};

@@ -8,16 +8,28 @@
 //!
 //! - [`engine`]: an engine described as `key=value` words ([`EngineConfig`]) and a running process
 //!   ([`EngineProcess`]): handshake, options, `go`, every wait with a deadline.
-//! - [`runner`]: the settings of a match ([`MatchSettings`], [`TimeControl`], adjudication), the schedule, and
+//! - [`clock`]: how long each engine may think ([`TimeControl`]).
+//! - [`runner`]: the settings of a match ([`MatchSettings`], adjudication), the schedule, and
 //!   [`run`], which plays the games on `concurrency` workers and returns the totals ([`Summary`]).
 //! - [`game`]: one finished game ([`PlayedGame`]) with how it ended ([`Termination`]) and its PGN record, written
 //!   by `xiangqi_core::record`.
 //! - [`openings`]: opening files, the built-in set, and per-pair variations for deterministic engines.
 //! - [`elo`]: Elo arithmetic ([`Trinomial`], [`Pentanomial`]) and the SPRT ([`Sprt`]).
+//! - [`report`]: a match's results as text and JSON, written once for `xiangqi match` and `xiangqi merge`.
+//! - [`selfplay`]: training data from the engine's games against itself, and the data file it appends to.
+//! - [`tactics`]: tactical test sets (positions with known best moves) and the engine's run over them.
+//! - [`tune`]: the SPSA tuner of the search's parameters, in games (`xiangqi tune`).
+//! - [`shard`]: a run cut into shards, their manifests, checks and merge (`--shard I --shards N`, `xiangqi merge`).
+//!
+//! Self-play is here, beside the matches, because it is games too: from the same openings, ended by the same rules,
+//! cut into shards with the same manifests and merged by the same code. Its searches run in-process, on the
+//! `xiangqi-search` engine; the data file's format is `xiangqi_eval::nnue::data`'s, which the trainer reads.
 //!
 //! Bad input is a typed error, one type per kind of input, whose message says what is wrong without naming any
 //! program's flags: [`EngineConfigError`], [`SprtError`], [`ClockError`], [`ParseNoBestMoveError`] and the
 //! opening errors of [`openings`]. A running engine's failures are [`ProcessError`]s.
+//! (The errors of [`shard`], [`selfplay`] and [`tune`] are messages that name the file or the shard, as `xiangqi`
+//! prints them; a few still name the command's flag.)
 //!
 //! Results are typed values: a game ends by a [`Termination`] (a rule of the game, an engine's fault, a draw claim,
 //! an adjudication), its winner is an `Option<Color>`, and the summary counts games by termination. An engine's
@@ -67,12 +79,19 @@
 //! println!("{} games, {elo:+.1} ± {error:.1} Elo, {} draw claims", summary.first.games(), summary.draw_claims);
 //! ```
 
+pub mod clock;
 pub mod elo;
 pub mod engine;
 pub mod game;
 pub mod openings;
+pub mod report;
 pub mod runner;
+pub mod selfplay;
+pub mod shard;
+pub mod tactics;
+pub mod tune;
 
+pub use clock::{ClockError, TimeControl, CLOCK_FORM};
 pub use elo::{Pentanomial, Sprt, SprtError, SprtState, Trinomial};
 pub use engine::{BestMove, EngineConfig, EngineConfigError, EngineProcess, ProcessError, Protocol};
 pub use game::{PlayedGame, Termination};
@@ -80,4 +99,4 @@ pub use openings::Opening;
 pub use runner::{
     run, run_range, DrawAdjudication, MatchSettings, NoBestMove, ResignAdjudication, SprtDecision, Standing,
 };
-pub use runner::{ClockError, ParseNoBestMoveError, Summary, TimeControl};
+pub use runner::{ParseNoBestMoveError, Summary};

@@ -2,7 +2,8 @@
 //! after each move), and each move's loss is what the mover's score drops from the engine's best in the position
 //! before the move to the engine's evaluation after it (0 when the move played is the engine's choice). Scores are
 //! in the evaluator's units and capped at ±[`CAP`], a mate counting as [`CAP`]. The marks, after PGN's custom: `?!`
-//! inaccuracy from [`INACCURACY`], `?` mistake from [`MISTAKE`], `??` blunder from [`BLUNDER`].
+//! inaccuracy from [`INACCURACY`], `?` mistake from [`MISTAKE`], `??` blunder from [`BLUNDER`]. [`annotate`] writes
+//! the evaluations into a game record as PGN comments and marks, [`summary`] counts each side's marks.
 //!
 //! ```
 //! use xiangqi_core::Position;
@@ -24,6 +25,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use xiangqi_core::evaluation::EvalSource;
+use xiangqi_core::record::{GameRecord, Notation};
 use xiangqi_core::{Color, Move, Position};
 
 use crate::{EngineError, Limits, Score, SearchEngine, Signals, MATE, MATE_BOUND};
@@ -171,6 +173,107 @@ where
     Ok(evals)
 }
 
+/// A score from Red's view as text: `+35`, or `#3` / `#-3` for a mate in 3 moves for Red / for Black.
+fn red_text(score: Score, turn: Color) -> String {
+    let red = if turn == Color::Red { score } else { -score };
+    match crate::mate_moves(red) {
+        Some(moves) => format!("#{moves}"),
+        None => format!("{red:+}"),
+    }
+}
+
+/// A line of moves from `pos` in `notation` (stopping at a move that is not legal there).
+fn line_text(pos: &Position, line: &[Move], notation: Notation, max: usize) -> String {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for &m in line.iter().take(max) {
+        if !pos.is_legal(m) {
+            break;
+        }
+        out.push(pos.move_text(m, notation));
+        pos.make_move(m);
+    }
+    out.join(" ")
+}
+
+/// The game `record` with the engine's comments and marks added to its main line, from `evals` (one per position
+/// of the main line, as [`evaluate`] gives them): after each move its score from Red's view and depth, the engine's
+/// best move and line when it differs, the loss and the mark; the tag `Annotator` set to `annotator`.
+pub fn annotate(record: &GameRecord, evals: &[PositionEval], notation: Notation, annotator: &str) -> GameRecord {
+    let mut out = record.clone();
+    out.set_tag("Annotator", annotator);
+    let losses = losses(&record.main_line(), evals);
+    let mut pos = record.start.clone();
+    for (i, rm) in out.moves.iter_mut().enumerate() {
+        let (before, after) = (&evals[i], &evals[i + 1]);
+        let turn_after = !pos.turn();
+        let mut text = if after.best.is_none() {
+            let mut next = pos.clone();
+            next.make_move(rm.mv);
+            (if next.in_check() { "checkmate" } else { "stalemate: no legal move" }).to_string()
+        } else {
+            format!("{} d{}", red_text(after.score, turn_after), after.depth)
+        };
+        match before.best {
+            Some(best) if best == rm.mv => text.push_str(", the engine's choice"),
+            Some(best) => {
+                text.push_str(&format!(
+                    "; best {} {}: {}",
+                    pos.move_text(best, notation),
+                    red_text(before.score, pos.turn()),
+                    line_text(&pos, &before.pv, notation, 8)
+                ));
+            }
+            None => {}
+        }
+        if losses[i] > 0 {
+            text.push_str(&format!("; loss {}", losses[i]));
+        }
+        rm.comments.push(text);
+        if let Some(m) = mark(losses[i]) {
+            rm.mark = Some(m.to_string());
+        }
+        pos.make_move(rm.mv);
+    }
+    if let Some(last) = evals.last() {
+        if !last.pv.is_empty() {
+            let line = line_text(&pos, &last.pv, notation, 8);
+            if let Some(rm) = out.moves.last_mut() {
+                rm.comments.push(format!("the engine goes on: {line}"));
+            }
+        }
+    }
+    out
+}
+
+/// How many moves of each side of `record`'s main line got each mark, and the side's average loss, one line a side.
+pub fn summary(record: &GameRecord, evals: &[PositionEval]) -> String {
+    let losses = losses(&record.main_line(), evals);
+    let mut pos = record.start.clone();
+    let mut rows = [(0usize, 0i64, [0usize; 3]); 2];
+    for (rm, &loss) in record.moves.iter().zip(&losses) {
+        let side = pos.turn().index();
+        rows[side].0 += 1;
+        rows[side].1 += i64::from(loss);
+        match mark(loss) {
+            Some("?!") => rows[side].2[0] += 1,
+            Some("?") => rows[side].2[1] += 1,
+            Some(_) => rows[side].2[2] += 1,
+            None => {}
+        }
+        pos.make_move(rm.mv);
+    }
+    let mut out = String::new();
+    for (color, (moves, total, marks)) in [Color::Red, Color::Black].into_iter().zip(rows) {
+        let avg = if moves > 0 { total as f64 / moves as f64 } else { 0.0 };
+        out.push_str(&format!(
+            "{color}: {moves} moves, {} inaccuracies (?!), {} mistakes (?), {} blunders (??), average loss {avg:.1}\n",
+            marks[0], marks[1], marks[2]
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +299,30 @@ mod tests {
         let evals =
             evaluate(&pos, &moves, &Limits::depth(3), 1, |_: &Position| Material, Some(&stop), &mut |_, _| {}).unwrap();
         assert!(evals.is_empty());
+    }
+
+    #[test]
+    fn scores_are_written_from_reds_view() {
+        assert_eq!(red_text(MATE - 3, Color::Black), "#-2");
+        assert_eq!(red_text(-40, Color::Black), "+40");
+    }
+
+    #[test]
+    fn a_move_that_hangs_a_chariot_is_a_blunder_in_the_annotated_game() {
+        // Red's chariot on b5 can take the undefended black chariot on b7; instead Red plays a quiet king move
+        // and Black takes Red's chariot instead: the loss is a chariot.
+        let pos = Position::from_fen("4k4/9/1r7/9/1R7/9/9/9/9/3K5 w").unwrap();
+        let mut record = GameRecord::new(pos.clone());
+        for m in ["d0d1", "b7b5"] {
+            record.moves.push(xiangqi_core::record::RecordMove::new(m.parse().unwrap()));
+        }
+        let evals =
+            evaluate(&pos, &record.main_line(), &Limits::depth(4), 1, |_: &Position| Material, None, &mut |_, _| {})
+                .unwrap();
+        assert_eq!(evals[0].best, Some("b5b7".parse().unwrap()));
+        let annotated = annotate(&record, &evals, Notation::Iccs, "test");
+        assert_eq!(annotated.moves[0].mark.as_deref(), Some("??"));
+        assert!(annotated.moves[0].comments[0].contains("best B5-B7"), "{:?}", annotated.moves[0].comments);
+        assert!(summary(&record, &evals).starts_with("red: 1 moves, 0 inaccuracies (?!), 0 mistakes (?), 1 blunders"));
     }
 }

@@ -4,7 +4,7 @@
 
 use xiangqi_eval::nnue::{Architecture, LoadError, Network, DEFAULT_SCALE, INPUTS, QA, QB};
 
-use crate::data::{Features, Record};
+use xiangqi_eval::nnue::data::{Features, Record};
 
 /// The default number of engine units per unit of network output (also the divisor of the score in the training
 /// target): the scale the trainer writes in the header unless told another (`--scale`, [`FloatNet::scale`]).

@@ -111,7 +111,7 @@ pub(super) fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, St
     if args.games == 0 && args.depth == 0 {
         return Err("nothing to measure: --depth 0 and no --games".to_owned());
     }
-    let sprt = args.sprt.as_deref().map(crate::matches::parse_sprt).transpose()?;
+    let sprt = args.sprt.as_deref().map(crate::args::parse_sprt).transpose()?;
     if sprt.is_some() && args.games == 0 {
         return Err("--sprt needs --games (the most games a pairing may play)".to_owned());
     }

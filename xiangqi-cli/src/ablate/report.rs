@@ -5,10 +5,10 @@ use super::plan::{short, Pairing, Plan};
 use super::results::Tally;
 use super::AblateArgs;
 use crate::chart::thousands;
-use crate::matches::json_number as number;
 use std::collections::BTreeMap;
 use std::io::Write;
 use xiangqi_match::elo;
+use xiangqi_match::report::json_number as number;
 use xiangqi_match::SprtState;
 use xiangqi_search::VariantConfig;
 

@@ -1,9 +1,9 @@
 //! The chart of a tuning run (`--svg`): one small panel per parameter, theta by iteration, with its start value,
 //! in the style of the command's other charts ([`crate::chart`]).
 
-use super::Tuned;
 use crate::CmdResult;
 use std::path::Path;
+use xiangqi_match::tune::Tuned;
 
 /// Panels per row.
 const COLUMNS: usize = 3;

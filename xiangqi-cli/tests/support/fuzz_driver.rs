@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Once;
 use std::time::{Duration, Instant};
-use xiangqi_cli::uci::{Output, Uci};
 use xiangqi_core::Position;
+use xiangqi_uci::{Output, Uci};
 
 /// How long a `go depth 1` may take to answer on a loaded machine before the engine counts as hung (times the scale
 /// of `XIANGQI_TEST_TIME_SCALE`).

@@ -6,8 +6,8 @@
 
 use proptest::prelude::RngExt;
 use proptest::test_runner::{RngAlgorithm, TestRng};
-use xiangqi_cli::uci::GO_WORDS;
 use xiangqi_core::{can_stand, Color, Move, Piece, PieceKind, Position, Setup, Square, START_FEN};
+use xiangqi_uci::GO_WORDS;
 
 /// The generator's random source.
 pub type Rng = TestRng;
@@ -167,7 +167,7 @@ fn word(rng: &mut Rng) -> &'static str {
 }
 
 /// Words of every command, parameter and option the engine knows, and some it does not (with `go`'s parameters,
-/// [`xiangqi_cli::uci::GO_WORDS`]).
+/// [`xiangqi_uci::GO_WORDS`]).
 const VOCABULARY: &[&str] = &[
     "uci",
     "ucci",

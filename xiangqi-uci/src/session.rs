@@ -2,8 +2,8 @@
 //! ([`xiangqi_search::SearchEngine::go`]); the search prints its own `info` and `bestmove` lines
 //! (its listener, `output::Reporter`) while the loop goes on reading.
 
-use super::go::{clip, Go};
-use super::output::{Output, Reporter};
+use crate::go::{clip, Go};
+use crate::output::{Output, Reporter};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -78,7 +78,7 @@ impl Uci {
     /// ```
     /// use std::io::Write;
     /// use std::sync::{Arc, Mutex};
-    /// use xiangqi_cli::uci::{Output, Uci};
+    /// use xiangqi_uci::{Output, Uci};
     ///
     /// #[derive(Clone, Default)]
     /// struct Sink(Arc<Mutex<Vec<u8>>>);

@@ -1,3 +1,5 @@
+//! # xiangqi-uci: the engine's side of UCI and UCCI
+//!
 //! The UCI protocol as Pikafish speaks it, so that GUIs which run Pikafish can run this engine; and UCCI as
 //! ElephantEye speaks it, for the GUIs and match runners of the UCCI world.
 //!
@@ -21,6 +23,40 @@
 //! under each move and the total, printed as `<move>: <count>` lines and `Nodes searched: <total>`, on the command
 //! thread). A value out of its range is an error, never quietly moved into it. As in Stockfish, `d` draws the
 //! position with its FEN and key, and `eval` prints the evaluation's breakdown by term (in UCCI too).
+//!
+//! The loop on any writer, fed line by line (what `xiangqi uci` does on standard input and output,
+//! [`run_stdio`]):
+//!
+//! ```
+//! use std::io::Write;
+//! use std::sync::{Arc, Mutex};
+//! use xiangqi_uci::{Output, Uci};
+//!
+//! #[derive(Clone, Default)]
+//! struct Sink(Arc<Mutex<Vec<u8>>>);
+//! impl Write for Sink {
+//!     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+//!         self.0.lock().unwrap().write(b)
+//!     }
+//!     fn flush(&mut self) -> std::io::Result<()> {
+//!         Ok(())
+//!     }
+//! }
+//!
+//! let sink = Sink::default();
+//! let mut uci = Uci::new(Output::new(sink.clone()));
+//! uci.feed(b"position startpos moves h2e2\n");
+//! uci.feed(b"go depth 3\n");
+//! // The search runs on its own thread; the loop keeps reading commands meanwhile.
+//! let text = loop {
+//!     let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+//!     if text.contains("bestmove ") {
+//!         break text;
+//!     }
+//!     std::thread::sleep(std::time::Duration::from_millis(10));
+//! };
+//! assert!(text.lines().any(|l| l.starts_with("info depth 3 ")), "{text}");
+//! ```
 //!
 //! # UCCI
 //!

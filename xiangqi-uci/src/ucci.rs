@@ -1,7 +1,7 @@
-//! UCCI as ElephantEye speaks it (see the module [`crate::uci`]): its commands, its `go` and `pophash`.
+//! UCCI as ElephantEye speaks it (see the module [`crate`]): its commands, its `go` and `pophash`.
 
-use super::go::{clip, go_number, go_range, Go, MAX_GO_DEPTH};
-use super::session::{parse_position, Uci, ENGINE_NAME};
+use crate::go::{clip, go_number, go_range, Go, MAX_GO_DEPTH};
+use crate::session::{parse_position, Uci, ENGINE_NAME};
 use xiangqi_core::{Color, Move, Position};
 use xiangqi_search::tt::{Bound, TranspositionTable};
 

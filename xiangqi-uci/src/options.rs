@@ -1,8 +1,8 @@
 //! Options as the protocols show them: the `option` lines of `uci` and `ucci`, printed from the declarations of
 //! [`xiangqi_search::options`] and the evaluator's, and `setoption` in both forms, checked against them.
 
-use super::go::clip;
-use super::session::Uci;
+use crate::go::clip;
+use crate::session::Uci;
 use xiangqi_search::options::{OptionDecl, OptionKind, OptionValue};
 
 /// UCCI's own options: they change how the protocol is spoken, not the engine.

@@ -6,7 +6,7 @@
 //! `N` moves. Empty lines and lines starting with `#` are skipped.
 //!
 //! ```
-//! use xiangqi_cli::tactics::parse;
+//! use xiangqi_match::tactics::parse;
 //! let set = parse("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1 bm e1d1; id \"rook\"; dm 1;\n").unwrap();
 //! assert_eq!((set[0].id.as_str(), set[0].best[0].to_string(), set[0].mate), ("rook", "e1d1".to_owned(), Some(1)));
 //! ```
