@@ -17,6 +17,7 @@
 //! - [`elo`]: Elo arithmetic ([`Trinomial`], [`Pentanomial`]) and the SPRT ([`Sprt`]).
 //! - [`report`]: a match's results as text and JSON, written once for `xiangqi match` and `xiangqi merge`.
 //! - [`selfplay`]: training data from the engine's games against itself, and the data file it appends to.
+//! - [`ablate`]: what each technique of a variant is worth, in nodes and Elo (`xiangqi ablate`).
 //! - [`tactics`]: tactical test sets (positions with known best moves) and the engine's run over them.
 //! - [`tune`]: the SPSA tuner of the search's parameters, in games (`xiangqi tune`).
 //! - [`shard`]: a run cut into shards, their manifests, checks and merge (`--shard I --shards N`, `xiangqi merge`).
@@ -79,6 +80,7 @@
 //! println!("{} games, {elo:+.1} ± {error:.1} Elo, {} draw claims", summary.first.games(), summary.draw_claims);
 //! ```
 
+pub mod ablate;
 pub mod clock;
 pub mod elo;
 pub mod engine;

@@ -28,6 +28,19 @@ pub fn json_number(x: f64) -> serde_json::Value {
     }
 }
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The one-line state of the match, for a progress line.
 pub fn status_line(s: &Summary, settings: &MatchSettings) -> String {
     let t = &s.first;
@@ -266,5 +279,13 @@ mod tests {
         let s = Summary { first: Trinomial { wins: 0, draws: 2, losses: 0 }, ..Summary::default() };
         let line = status_line(&s, &settings);
         assert!(line.ends_with("score 0.500, Elo +0.0 ± 0.0"), "{line}");
+    }
+
+    #[test]
+    fn thousands_groups_digits_by_three() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

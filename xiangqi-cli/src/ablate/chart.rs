@@ -1,15 +1,14 @@
 //! The chart of an ablation (`--svg`): per technique, the Elo with its error bar and the node factor its absence
 //! costs.
 
-use super::plan::{short, Plan};
-use super::report::Row;
-use super::AblateArgs;
 use crate::CmdResult;
 use std::path::Path;
+use xiangqi_match::ablate::report::Row;
+use xiangqi_match::ablate::{short, Plan};
 
 /// The chart: per technique, the Elo with its error bar (left axis) and the node factor its absence costs (nodes
 /// without it over nodes with it, log scale, right axis).
-pub(super) fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -> CmdResult {
+pub(super) fn chart(path: &Path, plan: &Plan, rows: &[Row]) -> CmdResult {
     use plotters::prelude::*;
     let fail = |e: &dyn std::fmt::Display| format!("--svg {}: {e}", path.display());
     let n = rows.len();
@@ -22,9 +21,9 @@ pub(super) fn chart(path: &Path, plan: &Plan, rows: &[Row], args: &AblateArgs) -
     let smax = (savings.iter().map(|s| s.max(1.0 / s)).fold(2.0f64, f64::max) * 1.3).log2();
     let root = SVGBackend::new(path, (1200, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let mode = if args.build_up { "added alone to" } else { "taken alone from" };
+    let mode = if plan.build_up { "added alone to" } else { "taken alone from" };
     let tc = plan.tc.map_or("no games".to_owned(), |tc| tc.describe());
-    let caption = format!("Techniques {mode} {}: Elo ({tc}) and nodes (depth {})", short(&plan.base), args.depth);
+    let caption = format!("Techniques {mode} {}: Elo ({tc}) and nodes (depth {})", short(&plan.base), plan.depth);
     let mut chart = ChartBuilder::on(&root)
         .caption(caption, ("sans-serif", 18))
         .margin(14)

@@ -22,9 +22,9 @@
 //!   pairs (pentanomial), with its 95% error bar; an SPRT (`--sprt elo0=.. elo1=..`) tests that same figure and
 //!   stops the pairing when it decides.
 //!
-//! The modules follow the run: [`plan`] checks the flags and makes the pairings, [`results`] reads and appends the
-//! results file, [`games`] plays a batch, [`nodes`] searches the bench positions, [`report`] prints the table or
-//! the JSON, and [`chart`] draws the SVG.
+//! The command checks the flags into an [`xiangqi_match::ablate::Plan`] and runs it: the library
+//! ([`xiangqi_match::ablate`]) makes the pairings, reads and appends the results file, plays a batch, searches the
+//! bench positions and writes the table or the JSON; [`chart`] draws the SVG.
 //!
 //! Games are played in batches of `--batch` (even: whole pairs), one batch of each pairing in turn, so every
 //! pairing's figures grow together. After each batch a line is appended to the `--out` file (JSON lines): the two
@@ -32,23 +32,20 @@
 //! reads it, continues each pairing at the next game (the next opening) and never plays a game twice.
 
 mod chart;
-mod games;
-mod nodes;
-mod plan;
-mod report;
-mod results;
 
 use crate::args::{option_default, option_range};
 use crate::{CmdResult, UsageError};
 use clap::Args;
-use plan::{engine, plan};
-use report::Row;
-use results::{resume, Tally};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use xiangqi_match::{EngineProcess, SprtState};
+use xiangqi_match::ablate::report::{self, Row};
+use xiangqi_match::ablate::results::{self, resume, Tally};
+use xiangqi_match::ablate::{self, engine, games, nodes, short, Plan};
+use xiangqi_match::openings::Opening;
+use xiangqi_match::{EngineProcess, SprtState, TimeControl};
 use xiangqi_search::options::HASH;
+use xiangqi_search::VariantConfig;
 
 /// The flags of `xiangqi ablate`.
 #[derive(Args, Debug)]
@@ -149,7 +146,10 @@ pub fn run(args: &AblateArgs) -> CmdResult {
             eprintln!("resuming: {resumed} games read from the results file");
         }
     }
-    let nodes = if args.depth > 0 { Some(nodes::node_part(&plan, args.depth, args.hash)?) } else { None };
+    let mut said = |v: &VariantConfig, n: &nodes::Nodes| {
+        eprintln!("nodes at depth {}: {}: {} in {:.2} s", args.depth, short(v), n.total, n.seconds);
+    };
+    let nodes = if args.depth > 0 { Some(nodes::node_part(&plan, &mut said)?) } else { None };
     let sprt_of = |t: &Tally| {
         plan.sprt.map(|s| {
             let llr = t.pentanomial().llr(s.elo0, s.elo1);
@@ -172,7 +172,7 @@ pub fn run(args: &AblateArgs) -> CmdResult {
                     stopped = true;
                     break 'rounds;
                 }
-                let (scores, reasons) = games::play_batch(&program, &plan, p, tc, args, first, count);
+                let (scores, reasons) = games::play_batch(&program, &plan, p, tc, first, count);
                 if let Some(f) = out_file.as_mut() {
                     let line = results::batch_line(&plan, p, &tc, first, &scores, &reasons);
                     f.write_all(format!("{line}\n").as_bytes()).and_then(|_| f.flush())?;
@@ -204,13 +204,84 @@ pub fn run(args: &AblateArgs) -> CmdResult {
         .collect();
     let elapsed = start.elapsed().as_secs_f64();
     if let Some(path) = &args.svg {
-        chart::chart(path, &plan, &rows, args)?;
+        chart::chart(path, &plan, &rows)?;
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", report::json(&plan, &rows, nodes.as_ref(), args, elapsed))?;
+        writeln!(out, "{}", report::json(&plan, &rows, nodes.as_ref(), elapsed))?;
     } else {
-        report::table(&mut out, &plan, &rows, nodes.as_ref(), args, elapsed)?;
+        report::table(&mut out, &plan, &rows, nodes.as_ref(), elapsed)?;
     }
     Ok(())
+}
+
+/// Checks the flags.
+fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, String> {
+    let base_text =
+        args.base.clone().unwrap_or_else(|| if args.build_up { "negamax-ab+order" } else { "engine" }.into());
+    let base: VariantConfig = base_text.parse().map_err(|e: xiangqi_search::VariantError| format!("--base: {e}"))?;
+    let pairings = ablate::pairings(&base, args.build_up, &args.only)?;
+    if args.depth > 40 {
+        return Err("--depth must be from 0 to 40".to_owned());
+    }
+    let limits = [args.nodes.is_some(), args.movetime.is_some(), args.tc.is_some()];
+    if limits.iter().filter(|&&x| x).count() > 1 {
+        return Err("give one of --nodes, --movetime and --tc, not more".to_owned());
+    }
+    let tc = match (args.nodes, args.movetime, &args.tc) {
+        (Some(0), ..) => return Err("--nodes must be positive".to_owned()),
+        (_, Some(ms), _) if ms == 0 || ms > 604_800_000 => {
+            return Err("--movetime must be from 1 to 604800000 ms (one week)".to_owned())
+        }
+        (Some(n), ..) => Some(TimeControl::Nodes(n)),
+        (_, Some(ms), _) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
+        (.., Some(clock)) => Some(crate::matches::parse_clock(clock)?),
+        (None, None, None) => None,
+    };
+    if args.games > 0 && tc.is_none() {
+        return Err("--games needs --nodes N, --movetime MS (the time of a move) or --tc CLOCK".to_owned());
+    }
+    if args.games % 2 != 0 {
+        return Err(format!("--games {}: must be even (each opening with both colours)", args.games));
+    }
+    if args.batch == 0 || args.batch % 2 != 0 {
+        return Err(format!("--batch {}: must be even and positive (whole pairs of games)", args.batch));
+    }
+    if args.concurrency == 0 || args.concurrency > 256 {
+        return Err("--concurrency must be from 1 to 256".to_owned());
+    }
+    if args.max_batches == Some(0) {
+        return Err("--max-batches must be positive".to_owned());
+    }
+    if args.games == 0 && args.depth == 0 {
+        return Err("nothing to measure: --depth 0 and no --games".to_owned());
+    }
+    let sprt = args.sprt.as_deref().map(crate::args::parse_sprt).transpose()?;
+    if sprt.is_some() && args.games == 0 {
+        return Err("--sprt needs --games (the most games a pairing may play)".to_owned());
+    }
+    if args.random_plies > 20 {
+        return Err("--random-plies must be from 0 to 20".to_owned());
+    }
+    if args.random_plies == 0 && args.games > 2 * openings.len() {
+        eprintln!(
+            "warning: {} games a pairing from {} openings without --random-plies: engines at a fixed node count play \
+             the same game again for each opening and colour",
+            args.games,
+            openings.len()
+        );
+    }
+    Ok(Plan {
+        base,
+        build_up: args.build_up,
+        pairings,
+        tc,
+        sprt,
+        openings,
+        random_plies: args.random_plies,
+        games: args.games,
+        concurrency: args.concurrency,
+        depth: args.depth,
+        hash: args.hash,
+    })
 }

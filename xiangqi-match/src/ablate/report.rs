@@ -1,33 +1,34 @@
 //! The report of an ablation: one row per technique, printed as a table or one JSON object.
 
 use super::nodes::Nodes;
-use super::plan::{short, Pairing, Plan};
 use super::results::Tally;
-use super::AblateArgs;
-use crate::chart::thousands;
+use super::{short, Pairing, Plan};
+use crate::elo::{self, SprtState};
+use crate::report::{json_number as number, thousands};
 use std::collections::BTreeMap;
 use std::io::Write;
-use xiangqi_match::elo;
-use xiangqi_match::report::json_number as number;
-use xiangqi_match::SprtState;
 use xiangqi_search::VariantConfig;
 
 /// One line of the final table.
-pub(super) struct Row<'a> {
-    pub(super) p: &'a Pairing,
-    pub(super) tally: &'a Tally,
-    pub(super) nodes: Option<(&'a Nodes, &'a Nodes)>,
-    pub(super) sprt: Option<(f64, SprtState)>,
+pub struct Row<'a> {
+    /// The pairing.
+    pub p: &'a Pairing,
+    /// Its games.
+    pub tally: &'a Tally,
+    /// The nodes with and without the technique.
+    pub nodes: Option<(&'a Nodes, &'a Nodes)>,
+    /// The SPRT's LLR and state.
+    pub sprt: Option<(f64, SprtState)>,
 }
 
 impl Row<'_> {
     /// Nodes without the technique over nodes with it: how many times more nodes its absence costs.
-    pub(super) fn saving(&self) -> Option<f64> {
+    pub fn saving(&self) -> Option<f64> {
         self.nodes.map(|(with, without)| without.total as f64 / with.total.max(1) as f64)
     }
 
     /// The variant that differs from the base.
-    pub(super) fn variant(&self, base: &VariantConfig) -> VariantConfig {
+    pub fn variant(&self, base: &VariantConfig) -> VariantConfig {
         if self.p.with == *base {
             self.p.without
         } else {
@@ -36,7 +37,7 @@ impl Row<'_> {
     }
 
     /// What the figures say.
-    pub(super) fn verdict(&self) -> &'static str {
+    pub fn verdict(&self) -> &'static str {
         let (elo, err) = self.tally.elo();
         match self.sprt {
             Some((_, SprtState::AcceptH1)) => return "SPRT: H1",
@@ -66,13 +67,7 @@ impl Row<'_> {
 }
 
 /// The progress line after a batch: the pairing's games so far, its Elo, W/D/L and the SPRT's LLR.
-pub(super) fn progress_line(
-    elapsed: f64,
-    p: &Pairing,
-    tally: &Tally,
-    games: usize,
-    sprt: Option<(f64, SprtState)>,
-) -> String {
+pub fn progress_line(elapsed: f64, p: &Pairing, tally: &Tally, games: usize, sprt: Option<(f64, SprtState)>) -> String {
     let t = tally.trinomial();
     let (e, err) = tally.elo();
     let mut line = format!(
@@ -95,21 +90,15 @@ pub(super) fn progress_line(
     line
 }
 
-/// The report as one JSON object (`--json`).
-pub(super) fn json(
-    plan: &Plan,
-    rows: &[Row],
-    nodes: Option<&BTreeMap<String, Nodes>>,
-    args: &AblateArgs,
-    elapsed: f64,
-) -> serde_json::Value {
+/// The report as one JSON object (`xiangqi ablate --json`).
+pub fn json(plan: &Plan, rows: &[Row], nodes: Option<&BTreeMap<String, Nodes>>, elapsed: f64) -> serde_json::Value {
     let base_nodes = nodes.map(|n| &n[&plan.base.to_string()]);
     serde_json::json!({
         "base": plan.base.to_string(),
-        "mode": if args.build_up { "build-up" } else { "ablation" },
-        "depth": args.depth,
+        "mode": if plan.build_up { "build-up" } else { "ablation" },
+        "depth": plan.depth,
         "time_control": plan.tc.map(|tc| tc.to_string()),
-        "games_per_pairing": args.games,
+        "games_per_pairing": plan.games,
         "seconds": elapsed,
         "base_nodes": base_nodes.map(|n| n.total),
         "base_positions": base_nodes.map(|n| n.per_position.clone()),
@@ -145,15 +134,14 @@ pub(super) fn json(
 }
 
 /// The report as a table, one row per technique.
-pub(super) fn table(
+pub fn table(
     out: &mut impl Write,
     plan: &Plan,
     rows: &[Row],
     nodes: Option<&BTreeMap<String, Nodes>>,
-    args: &AblateArgs,
     elapsed: f64,
 ) -> std::io::Result<()> {
-    let mode = if args.build_up { "added alone to" } else { "taken alone from" };
+    let mode = if plan.build_up { "added alone to" } else { "taken alone from" };
     writeln!(out, "Techniques {mode} {}", short(&plan.base))?;
     let base_nodes = nodes.map(|n| &n[&plan.base.to_string()]);
     if let Some(b) = base_nodes {
@@ -161,8 +149,8 @@ pub(super) fn table(
             out,
             "Nodes: the {} bench positions to depth {}, one thread, Hash {} MB; {}: {} nodes in {:.2} s",
             b.per_position.len(),
-            args.depth,
-            args.hash,
+            plan.depth,
+            plan.hash,
             short(&plan.base),
             thousands(b.total),
             b.seconds

@@ -1,21 +1,20 @@
 //! The games of a pairing, played in batches by the match runner of `xiangqi-match`.
 
-use super::plan::{engine, short, Pairing, Plan};
-use super::AblateArgs;
+use super::{engine, short, Pairing, Plan};
+use crate::clock::TimeControl;
+use crate::openings::{for_pair, Opening};
+use crate::runner::MatchSettings;
 use std::collections::BTreeMap;
 use std::time::Duration;
 use xiangqi_core::Color;
-use xiangqi_match::openings::{for_pair, Opening};
-use xiangqi_match::{MatchSettings, TimeControl};
 
-/// Plays games `first..first + count` of a pairing; returns the scores of the side with the technique, by game,
+/// Plays games `first..first + count` of a pairing with the engine `program`; returns the scores of the side with the technique, by game,
 /// and the reasons the games ended.
-pub(super) fn play_batch(
+pub fn play_batch(
     program: &str,
     plan: &Plan,
     p: &Pairing,
     tc: TimeControl,
-    args: &AblateArgs,
     first: usize,
     count: usize,
 ) -> (Vec<u8>, BTreeMap<String, u64>) {
@@ -24,17 +23,17 @@ pub(super) fn play_batch(
     let openings: Vec<Opening> = (first / 2..(first + count).div_ceil(2))
         .map(|pair| for_pair(&plan.openings, pair, plan.random_plies))
         .collect();
-    let engines = vec![engine(program, &p.with, args.hash), engine(program, &p.without, args.hash)];
+    let engines = vec![engine(program, &p.with, plan.hash), engine(program, &p.without, plan.hash)];
     let mut settings = MatchSettings::new(engines, tc);
     settings.openings = openings;
     settings.games = count;
-    settings.concurrency = args.concurrency.min(count);
+    settings.concurrency = plan.concurrency.min(count);
     settings.timeout = Duration::from_secs(60);
     settings.event = format!("xiangqi ablate: {} with and without {}", short(&plan.base), p.technique);
     let mut scores = vec![b'-'; count];
     let mut reasons = BTreeMap::new();
     let with_name = p.with.to_string();
-    xiangqi_match::run(&settings, |game, _| {
+    crate::run(&settings, |game, _| {
         let with = if game.red == with_name { Color::Red } else { Color::Black };
         scores[game.round - 1] = match game.points(with) {
             1.0 => b'1',

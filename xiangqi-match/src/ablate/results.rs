@@ -1,21 +1,22 @@
 //! The results file (`--out`, JSON lines): the tally of each pairing's games, one line appended after each batch,
 //! and the file read again to resume a run.
 
-use super::plan::{Pairing, Plan};
+use super::{Pairing, Plan};
+use crate::clock::TimeControl;
+use crate::elo::{Pentanomial, Trinomial};
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::Path;
-use xiangqi_match::{Pentanomial, TimeControl, Trinomial};
 
 /// The games of one pairing so far.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Tally {
+pub struct Tally {
     /// Game scores of the side with the technique, by game index ('1', '=', '0'; '-' not played).
-    pub(super) scores: Vec<u8>,
+    pub scores: Vec<u8>,
     /// Games ended by each reason.
-    pub(super) reasons: BTreeMap<String, u64>,
+    pub reasons: BTreeMap<String, u64>,
     /// Batches read from the file or played.
-    pub(super) batches: usize,
+    pub batches: usize,
 }
 
 /// More games a pairing than any run plays: a results file that says otherwise was damaged (and is not believed
@@ -24,11 +25,12 @@ const MAX_GAMES: usize = 100_000_000;
 
 impl Tally {
     /// Games played: the first index not played yet (batches are contiguous).
-    pub(super) fn games(&self) -> usize {
+    pub fn games(&self) -> usize {
         self.scores.iter().filter(|&&c| c != b'-').count()
     }
 
-    pub(super) fn trinomial(&self) -> Trinomial {
+    /// The games of the side with the technique: its wins, draws and losses.
+    pub fn trinomial(&self) -> Trinomial {
         let mut t = Trinomial::default();
         for &c in &self.scores {
             match c {
@@ -41,7 +43,8 @@ impl Tally {
         t
     }
 
-    pub(super) fn pentanomial(&self) -> Pentanomial {
+    /// The colour-reversed pairs of the side with the technique, by score.
+    pub fn pentanomial(&self) -> Pentanomial {
         let mut p = Pentanomial::default();
         let value = |c: u8| match c {
             b'1' => Some(1.0),
@@ -60,7 +63,7 @@ impl Tally {
     }
 
     /// Elo and 95% error of the side with the technique, pair by pair (NaN without a pair).
-    pub(super) fn elo(&self) -> (f64, f64) {
+    pub fn elo(&self) -> (f64, f64) {
         let p = self.pentanomial();
         if p.pairs() == 0 {
             (f64::NAN, f64::NAN)
@@ -71,12 +74,10 @@ impl Tally {
 
     /// Counts a batch: the scores of games `first..first + scores.len()` and the reasons they ended by; an error
     /// when a game was recorded before.
-    pub(super) fn add_batch(
-        &mut self,
-        first: usize,
-        scores: &[u8],
-        reasons: BTreeMap<String, u64>,
-    ) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// When a game was recorded before, or a score is not `1`, `=` or `0`.
+    pub fn add_batch(&mut self, first: usize, scores: &[u8], reasons: BTreeMap<String, u64>) -> Result<(), String> {
         self.record(first, scores)?;
         for (r, c) in reasons {
             *self.reasons.entry(r).or_default() += c;
@@ -108,13 +109,16 @@ impl Tally {
 }
 
 /// The key of a pairing in the results file: both variants, the time control and the openings' random plies.
-pub(super) fn key(p: &Pairing, tc: &TimeControl, plies: usize) -> (String, String, String, u64) {
+pub fn key(p: &Pairing, tc: &TimeControl, plies: usize) -> (String, String, String, u64) {
     (p.with.to_string(), p.without.to_string(), tc.to_string(), plies as u64)
 }
 
 /// Reads the results file (if it exists) into one tally per pairing; lines of other pairings or time controls are
 /// kept but not counted.
-pub(super) fn resume(path: &Path, plan: &Plan, tc: &TimeControl) -> Result<Vec<Tally>, String> {
+///
+/// # Errors
+/// When the file cannot be read, a line is no batch line, or a pairing's games have a gap.
+pub fn resume(path: &Path, plan: &Plan, tc: &TimeControl) -> Result<Vec<Tally>, String> {
     let mut tallies = vec![Tally::default(); plan.pairings.len()];
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
@@ -165,7 +169,7 @@ pub(super) fn resume(path: &Path, plan: &Plan, tc: &TimeControl) -> Result<Vec<T
 
 /// The line of the results file for one batch: the pairing, the time control, the first game's index, the scores
 /// of the side with the technique and the reasons the games ended by.
-pub(super) fn batch_line(
+pub fn batch_line(
     plan: &Plan,
     p: &Pairing,
     tc: &TimeControl,
