@@ -146,6 +146,10 @@ pub struct ExportArgs {
     pub notation: Option<String>,
     /// The result tag.
     pub result: Option<String>,
+    /// Arrows and circles by ply (the key a number: `"0"` the start position, `"n"` after the n-th move), as
+    /// lichess's codes (`Gh2e2`, `Ge4`): written as `[%cal ...] [%csl ...]` comments.
+    #[serde(default)]
+    pub shapes: BTreeMap<String, Vec<String>>,
 }
 
 /// The fields of a `review`.
@@ -431,6 +435,10 @@ pub enum RecordGame {
         moves: Vec<String>,
         /// Its result (`1-0`, ...).
         result: Option<String>,
+        /// The arrows and circles of its comments by ply (`0`: before the first move, `n`: after the n-th move),
+        /// as lichess's codes (`Gh2e2`, `Ge4`); only plies that have some.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        shapes: BTreeMap<usize, Vec<String>>,
     },
     /// A game that cannot be read.
     Error {

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use xiangqi_core::evaluation::OptionValue;
+use xiangqi_core::record::shapes::{set_shapes, Shape};
 use xiangqi_core::record::{read_record, write_pgn, GameRecord, Notation, ReadOptions, RecordMove};
 use xiangqi_core::rules::JudgeOptions;
 use xiangqi_core::{Color, Game, Move, Position, Replay};
@@ -571,13 +572,27 @@ fn go_limits(args: &GoArgs, turn: Color) -> Result<Limits, String> {
 }
 
 /// The game of a line, judged by the rules; a bad FEN or an illegal move is an error saying which.
+///
+/// The moves are UCI; a move in another notation (ICCS `H2-E2`, WXF `C2.5`, Chinese `炮二平五`: a move the player
+/// typed) is read in the position it is played from.
 fn replay(line: &LineArgs) -> Result<Replay, String> {
     let start = Position::from_fen(&line.fen).map_err(|e| format!("fen: {e}"))?;
     if line.moves.len() > MAX_LINE {
         return Err(format!("moves: at most {MAX_LINE} moves, not {}", line.moves.len()));
     }
-    Game::replay(&start, line.moves.iter().map(String::as_str), JudgeOptions::default())
-        .map_err(|e| format!("moves: {e}"))
+    let uci = |m: &str| Move::parse(m).is_ok_and(|mv| mv.to_string() == m);
+    if line.moves.iter().all(|m| uci(m)) {
+        return Game::replay(&start, line.moves.iter().map(String::as_str), JudgeOptions::default())
+            .map_err(|e| format!("moves: {e}"));
+    }
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(line.moves.len());
+    for (i, text) in line.moves.iter().enumerate() {
+        let (mv, _) = pos.read_move(text.trim()).map_err(|e| format!("moves: ply {}: {e}", i + 1))?;
+        pos.make_move(mv);
+        moves.push(mv);
+    }
+    Game::replay(&start, moves, JudgeOptions::default()).map_err(|e| format!("moves: {e}"))
 }
 
 /// Reads an upload: PGN text, or a file's bytes in base64 (PGN in any encoding, or XQF).
@@ -637,6 +652,21 @@ fn export_pgn(args: ExportArgs) -> Result<Pgn, String> {
         }
         record.set_tag("Result", &result);
         record.result = Some(result);
+    }
+    for (key, codes) in &args.shapes {
+        let ply: usize = key.parse().map_err(|_| format!("shapes: {key:?} is no ply (0, 1, 2 ...)"))?;
+        let shapes = codes
+            .iter()
+            .map(|c| c.parse::<Shape>().map_err(|e| format!("shapes: ply {ply}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let comments = match ply {
+            0 => &mut record.intro,
+            n => match record.moves.get_mut(n - 1) {
+                Some(m) => &mut m.comments,
+                None => return Err(format!("shapes: ply {ply}: the line has {} moves", record.moves.len())),
+            },
+        };
+        set_shapes(comments, &shapes);
     }
     Ok(Pgn { text: write_pgn(std::slice::from_ref(&record), notation) })
 }

@@ -17,6 +17,7 @@ use crate::message::{
 };
 use std::collections::BTreeMap;
 use xiangqi_core::record::openings::opening_of;
+use xiangqi_core::record::shapes::shapes_of;
 use xiangqi_core::record::{Notation, RecordFile};
 use xiangqi_core::rules::Reason;
 use xiangqi_core::{Color, GameResult, Move, PieceKind, Position, Replay};
@@ -188,6 +189,12 @@ pub fn record(file: &RecordFile) -> Record {
                     fen: g.start.fen(),
                     moves: g.moves.iter().map(|m| m.mv.to_string()).collect(),
                     result: g.result.clone(),
+                    shapes: std::iter::once(&g.intro)
+                        .chain(g.moves.iter().map(|m| &m.comments))
+                        .map(|c| shapes_of(c).iter().map(ToString::to_string).collect::<Vec<_>>())
+                        .enumerate()
+                        .filter(|(_, s)| !s.is_empty())
+                        .collect(),
                 }
             }
             Err(e) => RecordGame::Error { error: e.to_string() },

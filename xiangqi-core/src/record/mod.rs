@@ -11,6 +11,8 @@
 //! - [`GameRecord::judge`] replays a game's main line with the rules' referee ([`Game::replay`]).
 //! - [`Position::move_text`] and [`Position::read_move`] write and read one move.
 //! - [`openings`] names the opening a game reached (Chinese and English), recognised by position.
+//! - [`shapes`] reads and writes the arrows and circles drawn on the board, kept in comments as lichess writes them
+//!   (`[%cal Gh2e2] [%csl Ge4]`).
 //!
 //! This module is behind the default cargo feature `records` (which brings in `encoding_rs`); a rules-only user
 //! turns it off with `default-features = false`.
@@ -34,6 +36,7 @@ mod encoding;
 mod notation;
 pub mod openings;
 mod pgn;
+pub mod shapes;
 mod xqf;
 
 pub use encoding::{decode, encode, Decoded, EncodeError, TextEncoding};
