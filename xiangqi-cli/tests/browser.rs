@@ -19,6 +19,9 @@ use xiangqi_search::record::Recorder;
 use xiangqi_search::synthetic::{Child as TreeChild, Tree, TreeEval};
 use xiangqi_search::{Limits, RunSetup, VariantConfig};
 
+#[path = "browser/board.rs"]
+mod board;
+
 /// How long any one page condition may take to become true on a loaded machine.
 const WAIT: Duration = Duration::from_secs(30);
 /// How long a whole game against the engine may take (the engine's moves share two cores with other builds).
@@ -773,6 +776,10 @@ async fn the_page_in_headless_chromium() {
             review::eval_bar(&c, &url).await;
             review::level_picker(&c, &url).await;
             review::watch_detail(&c, &url).await;
+            board::a_move_slides_and_sounds(&c, &url).await;
+            board::drawn_shapes_go_to_pgn_and_back(&c, &url).await;
+            board::typed_moves_in_every_notation(&c, &url).await;
+            board::points_have_names(&c, &url).await;
             first_line_ms
         }
     })

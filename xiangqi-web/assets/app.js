@@ -15,9 +15,10 @@ import { bindLearn, learn, learnKey, readUrl, renderHead, show as showStep } fro
 import { bindMore, openFromUrl } from "./learnmore.js";
 import { renderMoves } from "./movelist.js";
 import { $, actions, board, conn, page, selectTab, status, tab } from "./page.js";
-import { afterPosition, goTo, newGame, refresh, show, stopPlay, takeback, userMove } from "./play.js";
+import { afterPosition, goTo, newGame, refresh, show, stopPlay, takeback, typedMove, userMove } from "./play.js";
 import "./records.js"; // binds the games tab's buttons
 import { restoreReview } from "./review.js"; // also binds the review buttons
+import { played } from "./sound.js";
 import { clock, restore, save, settings } from "./storage.js";
 import { Watch } from "./watch.js";
 
@@ -66,12 +67,15 @@ function bindSettings() {
       }
     });
   }
-  $("letters").checked = settings.letters;
-  $("letters").addEventListener("change", () => {
-    settings.letters = $("letters").checked;
-    save();
-    show();
-  });
+  // the checkboxes: WXF letters on the pieces, sliding moves, sound
+  for (const key of ["letters", "animate", "sound"]) {
+    $(key).checked = Boolean(settings[key]);
+    $(key).addEventListener("change", () => {
+      settings[key] = $(key).checked;
+      save();
+      show();
+    });
+  }
   syncControls();
 }
 
@@ -88,6 +92,10 @@ $("btn-flip").addEventListener("click", () => {
   renderEval();
 });
 $("btn-takeback").addEventListener("click", takeback);
+$("typed-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  typedMove($("typed").value);
+});
 $("btn-new").addEventListener("click", () => newGame());
 $("btn-start").addEventListener("click", async () => {
   const fen = $("fen").value.trim() || START_FEN;
@@ -215,4 +223,4 @@ bindMore();
 if (readUrl()) settings.tab = "learn";
 selectTab(settings.tab || "play");
 if (settings.tab === "learn") openLearn();
-window.xq = { game, board, conn, settings, pathOf, learn, clock };
+window.xq = { game, board, conn, settings, pathOf, learn, clock, sound: played };

@@ -1,5 +1,9 @@
 // The board: an SVG drawn from a FEN, with click-click and drag moves, legal destinations, the last move, check,
 // arrows and a 180-degree flip. It knows nothing of the rules: the destinations come from the server's `legal`.
+// A move slides its piece; the player draws arrows (right-drag) and circles (right-click); each point is a cell of
+// an ARIA grid named by its square and piece, and the arrow keys move between points, Enter or Space clicks one.
+
+import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 60;
@@ -7,6 +11,17 @@ const MARGIN = 56;
 const WIDTH = CELL * 8 + MARGIN * 2;
 const HEIGHT = CELL * 9 + MARGIN * 2;
 const FILES = "abcdefghi";
+/** How long a moved piece slides, in milliseconds (the style sheet's `.piece.sliding` says the same). */
+export const SLIDE_MS = 150;
+/** A drawn shape's colour letter (lichess's): green plain, red with Shift, blue with Alt or Ctrl, yellow with both. */
+export function shapeColor(e) {
+  const other = e.altKey || e.ctrlKey || e.metaKey;
+  return e.shiftKey ? (other ? "Y" : "R") : other ? "B" : "G";
+}
+/** Whether `code` is a drawn shape's code: a colour letter and one square (a circle) or two (an arrow). */
+export function isShape(code) {
+  return typeof code === "string" && /^[GRBY][a-i][0-9]([a-i][0-9])?$/.test(code) && code.slice(1, 3) !== code.slice(3);
+}
 
 /** The pieces' characters, by FEN letter. */
 export const CHINESE = {
@@ -65,7 +80,8 @@ export function placementToFen(map) {
 export class Board {
   /**
    * @param {HTMLElement} host where the SVG goes
-   * @param {object} opts `onMove(uci)`, `onSquare(square)` (editor clicks; when set, moves are off)
+   * @param {object} opts `onMove(uci)`, `onSquare(square)` (editor clicks; when set, moves are off),
+   *   `onShapes(codes)` (the player's arrows and circles changed)
    */
   constructor(host, opts = {}) {
     this.host = host;
@@ -81,12 +97,20 @@ export class Board {
     this.interactive = true;
     this.editing = false;
     this.drag = null;
-    this.svg = el("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "board", role: "img" });
+    this.shapes = []; // the player's arrows and circles: codes such as "Gh2e2", "Re4"
+    this.drawable = true; // whether the player may draw them now
+    this.drawing = null; // a right-drag in progress: {from, to, color}
+    this.animate = true; // moves slide
+    this.dropped = null; // the move just dropped by a drag (it does not slide: the piece is there already)
+    this.focus = "e0"; // the point the keyboard is on
+    this.svg = el("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "board", role: "grid" });
     host.appendChild(this.svg);
     this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
     this.svg.addEventListener("pointercancel", () => this.cancelDrag());
+    this.svg.addEventListener("contextmenu", (e) => e.preventDefault());
+    this.svg.addEventListener("keydown", (e) => this.key(e));
     this.render();
   }
 
@@ -109,14 +133,53 @@ export class Board {
   }
 
   set(state) {
+    const before = { fen: this.fen, last: this.last };
     Object.assign(this, state);
     // a piece being dragged stays where the pointer is; the board is drawn again when it is dropped
-    if (!this.drag) this.render();
+    if (this.drag) return;
+    this.render();
+    if (this.fen !== before.fen) {
+      if (this.last && this.last !== before.last) this.slide(before.fen);
+      this.dropped = null;
+    }
+  }
+
+  /**
+   * Slides the piece of the last move from its origin (as drawn in `beforeFen`) to where it stands now, unless
+   * moves do not slide, the piece was dropped there by a drag, or the position is not the one after that move.
+   */
+  slide(beforeFen) {
+    const from = this.last.slice(0, 2);
+    const to = this.last.slice(2, 4);
+    if (!this.animate || this.dropped === this.last) return;
+    const p = this.pieces.get(to);
+    if (!p || placement(beforeFen).get(from) !== p || this.pieces.get(from)) return;
+    const node = this.svg.querySelector(`[data-square="${to}"] [data-piece]`);
+    if (!node) return;
+    const [x1, y1] = this.xy(from);
+    const [x2, y2] = this.xy(to);
+    node.style.transform = `translate(${x1 - x2}px, ${y1 - y2}px)`;
+    node.getBoundingClientRect(); // the start is laid out before the transition's class is set
+    node.classList.add("sliding");
+    node.style.transform = "";
+    const done = () => node.classList.remove("sliding");
+    node.addEventListener("transitionend", done, { once: true });
+    node.addEventListener("transitioncancel", done, { once: true });
+  }
+
+  /** The accessible name of a point: its square and its piece (or that it is empty), and what a click does. */
+  label(sq, p, dest) {
+    let s = `${sq}${t("comma")}${p ? t(`piece_${p}`) : t("empty_point")}`;
+    if (sq === this.selected) s += `${t("comma")}${t("selected_point")}`;
+    if (dest) s += `${t("comma")}${t("move_here")}`;
+    return s;
   }
 
   render() {
     const svg = this.svg;
+    const hadFocus = svg.contains(document.activeElement);
     svg.textContent = "";
+    svg.setAttribute("aria-label", t("board"));
     this.drawGrid();
     const marks = el("g", { class: "marks" }, svg);
     if (this.last) {
@@ -133,21 +196,84 @@ export class Board {
     this.pieces = pieces;
     const layer = el("g", { class: "squares" }, svg);
     const dests = this.selected ? this.legal[this.selected] || [] : [];
-    for (let r = 9; r >= 0; r--) {
-      for (let f = 0; f < 9; f++) {
+    // the grid's rows and cells in the order they are seen, top left first
+    for (let row = 0; row <= 9; row++) {
+      const r = this.flipped ? row : 9 - row;
+      const rowEl = el("g", { role: "row" }, layer);
+      for (let col = 0; col <= 8; col++) {
+        const f = this.flipped ? 8 - col : col;
         const sq = FILES[f] + r;
         const [x, y] = this.xy(sq);
-        const g = el("g", { "data-square": sq, class: "square" }, layer);
-        el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: "hit" }, g);
         const p = pieces.get(sq);
+        const dest = dests.includes(sq);
+        const g = el("g", { "data-square": sq, class: "square", role: "gridcell", tabindex: sq === this.focus ? 0 : -1 }, rowEl);
+        g.setAttribute("aria-label", this.label(sq, p, dest));
+        if (sq === this.selected) g.setAttribute("aria-selected", "true");
+        el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: "hit" }, g);
         if (p) this.drawPiece(g, p, x, y, sq === this.selected);
-        if (dests.includes(sq)) {
+        if (dest) {
           el("circle", { cx: x, cy: y, r: p ? 27 : 9, class: p ? "dest capture" : "dest" }, g);
         }
       }
     }
-    const arrows = el("g", { class: "arrows" }, svg);
-    this.arrows.forEach((a, i) => this.drawArrow(arrows, a.uci, a.weight ?? 1 / (i + 1), a.color ?? i));
+    const arrows = el("g", { class: "arrows", "aria-hidden": "true" }, svg);
+    this.arrows.forEach((a, i) => this.drawArrow(arrows, a.uci, a.weight ?? 1 / (i + 1), `arrow${(a.color ?? i) % 5}`));
+    this.shapeLayer = el("g", { class: "shapes", "aria-hidden": "true" }, svg);
+    this.renderShapes();
+    if (hadFocus) svg.querySelector(`[data-square="${this.focus}"]`)?.focus();
+  }
+
+  /** Draws the player's arrows and circles (and the one being drawn) again. */
+  renderShapes() {
+    const layer = this.shapeLayer;
+    if (!layer) return;
+    layer.textContent = "";
+    if (!this.drawable) return;
+    const codes = [...this.shapes];
+    const d = this.drawing;
+    if (d) codes.push(d.color + d.from + (d.to !== d.from ? d.to : ""));
+    for (const code of codes) {
+      const color = code[0];
+      if (code.length === 5) {
+        this.drawArrow(layer, code.slice(1), 0.8, `shape ${color}`)?.setAttribute("data-shape", code);
+      } else {
+        const [x, y] = this.xy(code.slice(1, 3));
+        el("circle", { cx: x, cy: y, r: 28, class: `shape-circle ${color}`, "data-shape": code }, layer);
+      }
+    }
+  }
+
+  /** Adds the shape `code`, or removes it when it is there already (the same squares in another colour: replaced). */
+  toggleShape(code) {
+    const squares = code.slice(1);
+    const same = this.shapes.find((c) => c.slice(1) === squares);
+    this.shapes = this.shapes.filter((c) => c.slice(1) !== squares);
+    if (same !== code) this.shapes.push(code);
+    this.opts.onShapes?.([...this.shapes]);
+    this.renderShapes();
+  }
+
+  /** The keyboard on the grid: the arrow keys move between points (as seen), Enter or Space clicks one. */
+  key(e) {
+    const sq = e.target.closest?.("[data-square]")?.dataset.square;
+    if (!sq) return;
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (moves[e.key]) {
+      const [dx, dy] = moves[e.key];
+      const s = this.flipped ? -1 : 1;
+      const f = FILES.indexOf(sq[0]) + dx * s;
+      const r = Number(sq[1]) + dy * s;
+      if (f >= 0 && f <= 8 && r >= 0 && r <= 9) {
+        this.focus = FILES[f] + r;
+        for (const g of this.svg.querySelectorAll("[data-square]")) g.setAttribute("tabindex", g.dataset.square === this.focus ? 0 : -1);
+        this.svg.querySelector(`[data-square="${this.focus}"]`).focus();
+      }
+    } else if (e.key === "Enter" || e.key === " ") {
+      this.focus = sq;
+      this.click(sq);
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
   }
 
   drawGrid() {
@@ -205,7 +331,7 @@ export class Board {
     return g;
   }
 
-  drawArrow(parent, uci, weight, index) {
+  drawArrow(parent, uci, weight, cls) {
     if (!uci || uci.length < 4) return;
     const [x1, y1] = this.xy(uci.slice(0, 2));
     const [x2, y2] = this.xy(uci.slice(2, 4));
@@ -224,7 +350,7 @@ export class Board {
       `L${ex + px * (w / 2 + 8)} ${ey + py * (w / 2 + 8)} L${x2} ${y2} ` +
       `L${ex - px * (w / 2 + 8)} ${ey - py * (w / 2 + 8)} L${ex - px * w / 2} ${ey - py * w / 2} ` +
       `L${x1 - px * w / 2} ${y1 - py * w / 2} Z`;
-    el("path", { d, class: `arrow arrow${index % 5}`, "data-arrow": uci }, parent);
+    return el("path", { d, class: `arrow ${cls}`, "data-arrow": uci }, parent);
   }
 
   point(e) {
@@ -259,9 +385,24 @@ export class Board {
   }
 
   pointerDown(e) {
-    if (e.button !== 0) return;
     const [x, y] = this.point(e);
     const sq = this.squareAt(x, y);
+    if (e.button === 2) {
+      // a right-drag draws an arrow, a right-click a circle
+      if (!sq || !this.drawable) return;
+      e.preventDefault();
+      this.drawing = { from: sq, to: sq, color: shapeColor(e) };
+      this.svg.setPointerCapture?.(e.pointerId);
+      this.renderShapes();
+      return;
+    }
+    if (e.button !== 0) return;
+    // a left click clears the drawn shapes (and does what it does)
+    if (this.shapes.length && this.drawable) {
+      this.shapes = [];
+      this.opts.onShapes?.([]);
+      this.renderShapes();
+    }
     if (!sq) return;
     if (this.editing || !this.interactive || !this.movable(sq)) {
       this.click(sq);
@@ -281,6 +422,15 @@ export class Board {
   }
 
   pointerMove(e) {
+    if (this.drawing) {
+      const [x, y] = this.point(e);
+      const sq = this.squareAt(x, y);
+      if (sq && sq !== this.drawing.to) {
+        this.drawing.to = sq;
+        this.renderShapes();
+      }
+      return;
+    }
     if (!this.drag) return;
     const [x, y] = this.point(e);
     const d = this.drag;
@@ -294,6 +444,12 @@ export class Board {
   }
 
   pointerUp(e) {
+    if (this.drawing) {
+      const { from, to, color } = this.drawing;
+      this.drawing = null;
+      this.toggleShape(color + from + (to !== from ? to : ""));
+      return;
+    }
     const d = this.drag;
     if (!d) return;
     this.drag = null;
@@ -307,6 +463,7 @@ export class Board {
     }
     if (sq && (this.legal[d.from] || []).includes(sq)) {
       this.selected = null;
+      this.dropped = d.from + sq;
       this.render();
       this.opts.onMove?.(d.from + sq);
     } else {
@@ -316,6 +473,7 @@ export class Board {
 
   cancelDrag() {
     this.drag = null;
+    this.drawing = null;
     this.render();
   }
 }

@@ -2,6 +2,7 @@
 
 import { t } from "./i18n.js";
 import { $, actions, page, tab } from "./page.js";
+import { playSound } from "./sound.js";
 import { clock, save, settings } from "./storage.js";
 
 /** How often a running clock is saved, in ms: a reload gives back at most this much thinking time. */
@@ -36,6 +37,7 @@ export function tickClock() {
       actions.stopPlay();
       save();
       actions.show();
+      playSound("end");
     } else if (now - lastSave >= SAVE_EVERY) {
       // saved as it runs, so that a reload does not give the player back the time spent thinking
       lastSave = now;

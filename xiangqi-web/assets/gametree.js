@@ -4,9 +4,10 @@ export const START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA
 
 // ---------------------------------------------------------------- the game: a tree of moves
 
-/** A node of the move tree: the move that led here (null at the root), its notation, the children (first: main). */
+/** A node of the move tree: the move that led here (null at the root), its notation, the children (first: main),
+ * the arrows and circles drawn on its position (codes such as `Gh2e2`, `Re4`). */
 export function node(uci, parent, notated = null) {
-  return { uci, notated, children: [], parent };
+  return { uci, notated, children: [], parent, shapes: [] };
 }
 
 export const game = {
@@ -47,11 +48,14 @@ export function addMove(uci, from = game.cur) {
 }
 
 export function serialize(n) {
-  return { u: n.uci, n: n.notated, c: n.children.map(serialize) };
+  const o = { u: n.uci, n: n.notated, c: n.children.map(serialize) };
+  if (n.shapes?.length) o.s = n.shapes;
+  return o;
 }
 
 export function deserialize(o, parent) {
   const n = node(o.u, parent, o.n);
+  n.shapes = Array.isArray(o.s) ? o.s.filter((c) => typeof c === "string") : [];
   n.children = (o.c || []).map((k) => deserialize(k, n));
   return n;
 }

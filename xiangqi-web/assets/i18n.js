@@ -45,6 +45,13 @@ const WORDS = {
     level: "Level", level_help: "Elo relative to level 10, measured in games", full_strength: "full strength",
     round: "round", chart_title: "Evaluation of every position (Red's view, in pawns); click to go there",
     chart_moves: "move",
+    animate: "Slide the pieces", sound: "Sound", typed_label: "Type a move", play_typed: "Play",
+    no_move_now: "no move can be made on the board now", board: "Board", comma: ", ", check: "check",
+    empty_point: "empty", selected_point: "selected", move_here: "a move here",
+    piece_K: "red king", piece_A: "red advisor", piece_B: "red elephant", piece_N: "red horse", piece_R: "red chariot",
+    piece_C: "red cannon", piece_P: "red soldier", piece_k: "black king", piece_a: "black advisor",
+    piece_b: "black elephant", piece_n: "black horse", piece_r: "black chariot", piece_c: "black cannon",
+    piece_p: "black soldier",
   },
   zh: {
     title: "象棋引擎",
@@ -88,6 +95,11 @@ const WORDS = {
     level: "等级", level_help: "相对第 10 级的等级分，由对局测得", full_strength: "全力",
     round: "轮次", chart_title: "每个局面的评估（红方视角，以兵为单位）；点击可跳转",
     chart_moves: "回合",
+    animate: "走子动画", sound: "声音", typed_label: "输入着法", play_typed: "走",
+    no_move_now: "现在不能在棋盘上走棋", board: "棋盘", comma: "，", check: "将军",
+    empty_point: "空", selected_point: "已选中", move_here: "可走到此",
+    piece_K: "红帅", piece_A: "红仕", piece_B: "红相", piece_N: "红马", piece_R: "红车", piece_C: "红炮", piece_P: "红兵",
+    piece_k: "黑将", piece_a: "黑士", piece_b: "黑象", piece_n: "黑马", piece_r: "黑车", piece_c: "黑炮", piece_p: "黑卒",
   },
 };
 

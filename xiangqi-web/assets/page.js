@@ -9,6 +9,7 @@
 
 import { Board } from "./board.js";
 import { Connection } from "./connection.js";
+import { game } from "./gametree.js";
 import { save, settings } from "./storage.js";
 
 /** The element with this id. */
@@ -19,6 +20,7 @@ export function $(id) {
 /** The page's mutable state, shared by its modules. */
 export const page = {
   state: null, // the server's `state` of the current node
+  statePath: null, // the UCI moves of that node from the start
   stateSeq: 0,
   playSearch: null, // id of the engine's move search
   anaSearch: null, // id of the running analysis
@@ -50,10 +52,15 @@ export const actions = {
 /** The socket to the server. */
 export const conn = new Connection();
 
-/** The board; its moves and editor clicks go to play.js and editor.js through `actions`. */
+/** The board; its moves and editor clicks go to play.js and editor.js through `actions`; the arrows and circles
+ * the player draws are kept with the current move (and saved with the game). */
 export const board = new Board($("board"), {
   onMove: (uci) => actions.userMove(uci),
   onSquare: (sq) => actions.editorClick(sq),
+  onShapes: (codes) => {
+    game.cur.shapes = codes;
+    save();
+  },
 });
 
 export function tab() {

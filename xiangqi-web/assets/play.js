@@ -8,8 +8,9 @@ import { START_FEN, addMove, game, node, pathOf } from "./gametree.js";
 import { renderHeader, renderOpening } from "./header.js";
 import { ruleName, t } from "./i18n.js";
 import { renderMoves } from "./movelist.js";
-import { $, board, conn, engineSide, page, status, tab } from "./page.js";
+import { $, board, conn, engineSide, notate, page, status, tab } from "./page.js";
 import { clearReview, markReview } from "./review.js";
+import { playSound, soundOf } from "./sound.js";
 import { clock, save, settings } from "./storage.js";
 
 // ---------------------------------------------------------------- asking the server for the position
@@ -34,14 +35,40 @@ export async function refresh() {
     return;
   }
   if (seq !== page.stateSeq) return;
+  const before = page.state;
+  const beforePath = page.statePath;
   page.state = st;
+  page.statePath = moves;
   // keep the notated moves in the tree
   let n = game.cur;
   for (let i = st.moves.length - 1; i >= 0 && n && n.uci; i--, n = n.parent) n.notated = st.moves[i];
   game.result = st.result;
   save();
   show();
+  // one move forward from the position shown: its sound, and its words for a screen reader
+  const forward = before && beforePath && st.last && !st.unplayed && moves.length === beforePath.length + 1 &&
+    beforePath.every((m, i) => m === moves[i]);
+  if (forward) {
+    playSound(soundOf(before, st));
+    announce(st);
+  }
   afterPosition();
+}
+
+/** Says the move just played in the live region (`#announce`): who played it, the move, a check, the game's end. */
+export function announce(st) {
+  const last = st.moves[st.moves.length - 1];
+  if (!last) return;
+  const mover = st.turn === "red" ? "black" : "red";
+  let text = `${t(mover)}${t("comma")}${notate(last)}`;
+  if (st.check) text += `${t("comma")}${t("check")}`;
+  if (st.result) text += `${t("comma")}${$("status").textContent}`;
+  $("announce").textContent = text;
+}
+
+/** Whether moves slide: the setting, unless the system asks for reduced motion. */
+export function animated() {
+  return settings.animate !== false && !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 }
 
 export function show() {
@@ -58,6 +85,9 @@ export function show() {
     letters: settings.letters,
     editing: tab() === "editor",
     arrows: tab() === "editor" || page.preview ? [] : arrowsFor(st),
+    shapes: playing ? game.cur.shapes || [] : [],
+    drawable: playing,
+    animate: animated(),
   });
   $("preview").hidden = !page.preview;
   renderOpening(st);
@@ -101,6 +131,34 @@ export function userMove(uci) {
   game.cur = addMove(uci);
   if (tab() === "play" && settings.tc === "clock" && mover) addIncrement(mover);
   refresh();
+}
+
+/**
+ * Plays a move the player typed, in any notation the rules read (UCI `h2e2`, ICCS `H2-E2`, WXF `C2.5`, Chinese
+ * `炮二平五`): the server reads it in the current position; a text that is no legal move here, or a move when the
+ * board takes none (the engine's turn, the game over, the editor), is an error shown beside the input.
+ */
+export async function typedMove(text) {
+  const msg = $("typed-msg");
+  const say = (words) => {
+    msg.textContent = words;
+    msg.classList.toggle("error", Boolean(words));
+  };
+  text = text.trim();
+  if (!text) return say("");
+  if (page.preview) exitPreview();
+  if (!page.state || !Object.keys(board.legal || {}).length) return say(`${t("error")}: ${t("no_move_now")}`);
+  const from = game.cur;
+  try {
+    const st = await conn.ask({ type: "state", fen: game.fen, moves: [...pathOf(from), text] });
+    if (st.unplayed) throw new Error(t("game_over"));
+    if (game.cur !== from) return;
+    say("");
+    $("typed").value = "";
+    userMove(st.moves[st.moves.length - 1].uci);
+  } catch (e) {
+    say(`${t("error")}: ${e.message}`);
+  }
 }
 
 export function goTo(n) {

@@ -1,5 +1,6 @@
 // Game records: opening PGN or XQF (text or the file's bytes, read by the server) and exporting PGN.
 
+import { isShape } from "./board.js";
 import { START_FEN, addMove, game, mainEnd, pathOf } from "./gametree.js";
 import { t } from "./i18n.js";
 import { recordResult, renderHeader } from "./header.js";
@@ -33,7 +34,12 @@ export async function loadRecord(msg) {
 export function openGame(g) {
   newGame(g.fen || START_FEN);
   let n = game.root;
-  for (const m of g.moves) n = addMove(m, n);
+  const nodes = [n];
+  for (const m of g.moves) nodes.push((n = addMove(m, n)));
+  // the arrows and circles of the record's comments, with the move they follow
+  for (const [ply, codes] of Object.entries(g.shapes || {})) {
+    if (nodes[Number(ply)]) nodes[Number(ply)].shapes = codes.filter(isShape);
+  }
   game.cur = n;
   game.tags = g.tags || {};
   // the record's own result, kept for its line as loaded (a resignation or an agreed draw the rules cannot see)
@@ -71,10 +77,18 @@ $("btn-load").addEventListener("click", () => loadRecord({ text: $("pgn-in").val
 
 $("btn-export").addEventListener("click", async () => {
   try {
-    const moves = pathOf(mainEnd());
+    const end = mainEnd();
+    const moves = pathOf(end);
     // PGN's Seven Tag Roster, every one present ("?" when unknown), then the record's other tags
     const tags = { Event: "?", Site: "?", Date: "????.??.??", Round: "?", Red: "?", Black: "?", ...(game.tags || {}) };
-    const m = await conn.ask({ type: "export_pgn", fen: game.fen, moves, notation: settings.notation, result: exportResult(moves), tags });
+    // the arrows and circles drawn on the line's positions, by ply (0: the start)
+    const shapes = {};
+    const line = [];
+    for (let n = end; n; n = n.parent) line.unshift(n);
+    line.forEach((n, ply) => {
+      if (n.shapes?.length) shapes[ply] = n.shapes;
+    });
+    const m = await conn.ask({ type: "export_pgn", fen: game.fen, moves, notation: settings.notation, result: exportResult(moves), tags, shapes });
     const out = $("pgn-out");
     out.hidden = false;
     out.value = m.text;

@@ -5,7 +5,8 @@ import { START_FEN, deserialize, game, nodeAt, pathOf, serialize } from "./gamet
 
 export const settings = {
   side: "red", tc: "movetime", movetime: 1, minutes: 10, inc: 5, strength: "time", strengthN: 2000,
-  multipv: 3, notation: "chinese", letters: false, flipped: false, tab: "play", level: 10,
+  multipv: 3, notation: "chinese", letters: false, flipped: false, tab: "play", level: 10, animate: true,
+  sound: true,
 };
 
 /** The players' clock: the time left of each side (ms), whether it runs, who lost on time. */
