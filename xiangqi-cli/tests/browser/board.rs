@@ -62,7 +62,7 @@ async fn drawn(c: &Client) -> Value {
     js(c, "return [...document.querySelectorAll('#board [data-shape]')].map(e => e.dataset.shape).sort()").await
 }
 
-/// 1. A move slides its piece (a CSS transition of its transform, the style sheet's 150 ms) and makes its sound;
+/// A move slides its piece (a CSS transition of its transform, the style sheet's 150 ms) and makes its sound;
 /// with the "Slide the pieces" setting off it does not slide, and with the sound off it is silent. A capture has its
 /// own sound. The moved piece's style is read as the board draws the new position (a mutation observer, which runs
 /// before the transition could end).
@@ -127,7 +127,7 @@ pub async fn a_move_slides_and_sounds(c: &Client, url: &str) {
     eprintln!("browser: a move slid ({}), and did not with the setting off", m("h2e2")["duration"]);
 }
 
-/// 2. A shift+right-drag draws a red arrow and a right-click a green circle, kept with the move; the exported PGN
+/// A shift+right-drag draws a red arrow and a right-click a green circle, kept with the move; the exported PGN
 /// writes them as lichess does, a left click clears the board, and loading the PGN brings them back.
 pub async fn drawn_shapes_go_to_pgn_and_back(c: &Client, url: &str) {
     two_players(c, url).await;
@@ -185,7 +185,7 @@ async fn type_move(c: &Client, text: &str) {
     e.send_keys(&format!("{text}{ENTER}")).await.expect("type a move");
 }
 
-/// 3. A move typed in each notation is played (Chinese, UCI, WXF, ICCS); a move that is not legal here, or no move
+/// A move typed in each notation is played (Chinese, UCI, WXF, ICCS); a move that is not legal here, or no move
 /// at all, is an error beside the input and plays nothing.
 pub async fn typed_moves_in_every_notation(c: &Client, url: &str) {
     two_players(c, url).await;
@@ -211,7 +211,7 @@ pub async fn typed_moves_in_every_notation(c: &Client, url: &str) {
     eprintln!("browser: moves typed as 炮二平五, h9g7, H2+3 and I9-H9 played; 炮二进五 and xyz refused");
 }
 
-/// 4. The board is a grid of ten rows of nine points, each named by its square and piece (in Chinese when the
+/// The board is a grid of ten rows of nine points, each named by its square and piece (in Chinese when the
 /// page is), a move is announced in the live region, and the keyboard plays a move (Enter on a piece, an arrow
 /// key, Enter on its destination).
 pub async fn points_have_names(c: &Client, url: &str) {
