@@ -777,6 +777,7 @@ async fn the_page_in_headless_chromium() {
             review::level_picker(&c, &url).await;
             review::watch_detail(&c, &url).await;
             board::a_move_slides_and_sounds(&c, &url).await;
+            board::reduced_motion_stops_the_slide(&c, &url).await;
             board::drawn_shapes_go_to_pgn_and_back(&c, &url).await;
             board::typed_moves_in_every_notation(&c, &url).await;
             board::points_have_names(&c, &url).await;

@@ -57,17 +57,31 @@ async fn right_drag(c: &Client, from: &str, to: &str, shift: bool) {
     c.release_actions().await.expect("release the keys and buttons");
 }
 
-/// The codes of the shapes drawn on the board, sorted.
-async fn drawn(c: &Client) -> Value {
-    js(c, "return [...document.querySelectorAll('#board [data-shape]')].map(e => e.dataset.shape).sort()").await
+/// A Chrome DevTools Protocol command, sent through chromedriver's `goog/cdp/execute`.
+#[derive(Debug)]
+struct Cdp(Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.0.to_string()))
+    }
 }
 
-/// A move slides its piece (a CSS transition of its transform, the style sheet's 150 ms) and makes its sound;
-/// with the "Slide the pieces" setting off it does not slide, and with the sound off it is silent. A capture has its
-/// own sound. The moved piece's style is read as the board draws the new position (a mutation observer, which runs
-/// before the transition could end).
-pub async fn a_move_slides_and_sounds(c: &Client, url: &str) {
-    two_players(c, url).await;
+/// Emulates the system's `prefers-reduced-motion: reduce` (or stops emulating it).
+async fn reduced_motion(c: &Client, on: bool) {
+    let value = if on { "reduce" } else { "" };
+    let cmd = json!({"cmd": "Emulation.setEmulatedMedia",
+                     "params": {"features": [{"name": "prefers-reduced-motion", "value": value}]}});
+    c.issue_cmd(Cdp(cmd)).await.expect("Emulation.setEmulatedMedia");
+}
+
+/// Records, for each move the board draws, the moved piece's transition and the sound played then, in
+/// `window.__moved[uci]` (a mutation observer, which runs before the transition could end).
+async fn record_moves(c: &Client) {
     js(
         c,
         "window.__moved = {};
@@ -84,6 +98,20 @@ pub async fn a_move_slides_and_sounds(c: &Client, url: &str) {
          return true;",
     )
     .await;
+}
+
+/// The codes of the shapes drawn on the board, sorted.
+async fn drawn(c: &Client) -> Value {
+    js(c, "return [...document.querySelectorAll('#board [data-shape]')].map(e => e.dataset.shape).sort()").await
+}
+
+/// A move slides its piece (a CSS transition of its transform, the style sheet's 150 ms) and makes its sound;
+/// with the "Slide the pieces" setting off it does not slide, and with the sound off it is silent. A capture has its
+/// own sound. The moved piece's style is read as the board draws the new position (a mutation observer, which runs
+/// before the transition could end).
+pub async fn a_move_slides_and_sounds(c: &Client, url: &str) {
+    two_players(c, url).await;
+    record_moves(c).await;
     click_move(c, "h2", "e2", 1).await;
     // The black cannon takes the red horse over the red cannon on b2.
     click_move(c, "b7", "b0", 2).await;
@@ -125,6 +153,21 @@ pub async fn a_move_slides_and_sounds(c: &Client, url: &str) {
     .await;
     assert_eq!(kept, json!([false, false, false, false]));
     eprintln!("browser: a move slid ({}), and did not with the setting off", m("h2e2")["duration"]);
+}
+
+/// With the system's reduced motion (emulated through the DevTools protocol) a move does not slide, the setting on.
+pub async fn reduced_motion_stops_the_slide(c: &Client, url: &str) {
+    two_players(c, url).await;
+    reduced_motion(c, true).await;
+    let reduce = "return matchMedia('(prefers-reduced-motion: reduce)').matches";
+    assert_eq!(js(c, reduce).await, true, "the emulation is on");
+    record_moves(c).await;
+    click_move(c, "h2", "e2", 1).await;
+    let moved = wait_for(c, "the move's record", "return window.__moved.h2e2", WAIT).await;
+    reduced_motion(c, false).await;
+    assert_eq!(js(c, reduce).await, false, "the emulation is off");
+    assert_eq!(js(c, "return window.xq.settings.animate").await, true);
+    assert_eq!((moved["duration"].as_str(), moved["sliding"].as_bool()), (Some("0s"), Some(false)), "{moved}");
 }
 
 /// A shift+right-drag draws a red arrow and a right-click a green circle, kept with the move; the exported PGN
