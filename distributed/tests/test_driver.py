@@ -182,7 +182,7 @@ def test_a_killed_driver_started_again_resumes(cluster, tmp_path, tmp_path_facto
     valid = {}
     for i in range(SHARDS):
         try:
-            check_manifest(out, "datagen", i, SHARDS)
+            check_manifest(BINARY, out, "datagen", i, SHARDS)
             valid[i] = (out / f"datagen-{i:05}.bin").stat().st_mtime_ns
         except ShardError:
             pass
@@ -252,9 +252,9 @@ def test_bad_inputs_name_the_shard_and_keep_the_good_ones(cluster, tmp_path, tmp
     data[30] ^= 0xFF
     f6.write_bytes(bytes(data))
     with pytest.raises(ShardError, match="shard 2: .* \\(truncated or corrupt\\)"):
-        check_manifest(out, "datagen", 2, SHARDS)
+        check_manifest(BINARY, out, "datagen", 2, SHARDS)
     with pytest.raises(ShardError, match="shard 5: checksum mismatch"):
-        check_manifest(out, "datagen", 5, SHARDS)
+        check_manifest(BINARY, out, "datagen", 5, SHARDS)
     merge = subprocess.run([BINARY, "merge", "--dir", str(out), "--shards", str(SHARDS), "--out",
                             str(tmp_path / "x.bin")], capture_output=True, text=True)
     assert merge.returncode != 0
@@ -262,7 +262,7 @@ def test_bad_inputs_name_the_shard_and_keep_the_good_ones(cluster, tmp_path, tmp
     assert "shard 6: checksum mismatch" in merge.stderr and "shard 0:" not in merge.stderr
     good = {i: (out / f"datagen-{i:05}.bin").stat().st_mtime_ns for i in (0, 1, 3, 4, 7)}
     # A binary missing on the workers: every shard to run fails with its name, the good shards are kept.
-    r = run("datagen", "/nonexistent/xiangqi", DATAGEN, str(out), SHARDS, progress=quiet)
+    r = run("datagen", "/nonexistent/xiangqi", DATAGEN, str(out), SHARDS, local_binary=BINARY, progress=quiet)
     assert sorted(r.failed) == [2, 5, 6] and r.merged is None
     for i, msg in r.failed.items():
         assert msg.startswith(f"shard {i}: the xiangqi binary /nonexistent/xiangqi is missing"), msg

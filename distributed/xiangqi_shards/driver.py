@@ -7,7 +7,8 @@ path baked into every node's image): nothing large goes through Ray's object
 store, only each shard's small manifest comes back.
 
 The driver skips a shard whose manifest is already valid (its data file of the
-length and SHA-256 the manifest gives), so a driver that was killed and started
+length and SHA-256 the manifest gives, as `xiangqi merge --check --json` reports:
+the driver never reads the data format itself), so a driver that was killed and started
 again finishes the run without redoing finished shards. A task whose worker or
 node dies is retried by Ray (`max_retries`); a shard whose command fails is
 reported with its index, and the other shards are kept. For a match with an
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import hashlib
 import json
 import os
 import signal
@@ -34,60 +34,31 @@ from typing import Callable, Dict, List, Optional
 
 import ray
 
-FORMAT = "xiangqi-shard/1"
-DATA_MAGIC = b"XQDATA01"
-RECORD_BYTES = 50  # xiangqi_eval::nnue::data::RECORD_BYTES
-
-
 class ShardError(Exception):
     """A shard that failed, its index in the message."""
 
 
-def manifest_path(out_dir: Path, kind: str, index: int) -> Path:
-    """The path of shard `index`'s manifest in `out_dir`."""
-    return Path(out_dir) / f"{kind}-{index:05}.json"
+def check_shards(binary: str, out_dir: str, shards: int) -> dict:
+    """Every shard's state as the binary checks it (`xiangqi merge --check --json`): `good`, a list of
+    `{"shard", "kind"}`, and `bad`, a list of `{"shard", "manifest", "error"}` (the error names the shard; `manifest`
+    says whether the shard has one). The data file's format is the binary's to know, not the driver's."""
+    cmd = [binary, "merge", "--dir", str(out_dir), "--shards", str(shards), "--check", "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise ShardError(proc.stderr.strip())
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def data_name(kind: str, index: int) -> str:
-    """The file name of shard `index`'s data."""
-    return f"{kind}-{index:05}.{'pgn' if kind == 'match' else 'bin'}"
-
-
-def check_manifest(out_dir: Path, kind: str, index: int, shards: int) -> dict:
-    """Shard `index`'s manifest if it and its data file are valid; a ShardError naming the shard if not."""
-    path = manifest_path(out_dir, kind, index)
-    if not path.exists():
-        raise ShardError(f"shard {index}: no manifest {path}")
-    try:
-        m = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise ShardError(f"shard {index}: manifest {path} is corrupt: {e}") from None
-    if not isinstance(m, dict) or m.get("format") != FORMAT or m.get("kind") != kind:
-        raise ShardError(f"shard {index}: manifest {path} is not a {kind} shard of format {FORMAT}")
-    if m.get("shard") != index or m.get("shards") != shards:
-        raise ShardError(
-            f"shard {index}: manifest {path} says shard {m.get('shard')} of {m.get('shards')}, "
-            f"expected shard {index} of {shards}"
-        )
-    if m.get("file") != data_name(kind, index):
-        raise ShardError(f"shard {index}: manifest {path} names the file {m.get('file')!r}")
-    data_path = Path(out_dir) / m["file"]
-    try:
-        data = data_path.read_bytes()
-    except OSError as e:
-        raise ShardError(f"shard {index}: {data_path}: {e}") from None
-    if len(data) != m.get("bytes"):
-        raise ShardError(
-            f"shard {index}: {data_path} has {len(data)} bytes, its manifest says {m.get('bytes')} "
-            "(truncated or corrupt)"
-        )
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != m.get("sha256"):
-        raise ShardError(f"shard {index}: checksum mismatch: {data_path} has SHA-256 {digest}, its manifest says {m.get('sha256')}")
-    if kind == "datagen":
-        if data[:8] != DATA_MAGIC or (len(data) - 8) % RECORD_BYTES != 0:
-            raise ShardError(f"shard {index}: {data_path} is not a whole datagen file")
-    return m
+def check_manifest(binary: str, out_dir: str, kind: str, index: int, shards: int) -> None:
+    """Returns if shard `index` of a `kind` run is finished and valid (its manifest, and its data file of the length
+    and SHA-256 the manifest gives), as `check_shards` reports; raises a ShardError naming the shard if not."""
+    report = check_shards(binary, out_dir, shards)
+    for b in report["bad"]:
+        if b["shard"] == index:
+            raise ShardError(b["error"])
+    for g in report["good"]:
+        if g["shard"] == index and g["kind"] != kind:
+            raise ShardError(f"shard {index}: a {g['kind']} shard, not a {kind} shard")
 
 
 def _prepare_child(niceness: Optional[int]) -> Callable[[], None]:
@@ -187,7 +158,7 @@ def merge(binary: str, out_dir: str, shards: int, first: Optional[int] = None, o
 
 def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, indices: Optional[List[int]] = None,
         max_in_flight: int = 4, max_retries: int = 3, sprt: Optional[List[str]] = None, merged: Optional[str] = None,
-        niceness: Optional[int] = 0, attempt_log: Optional[str] = None,
+        niceness: Optional[int] = 0, attempt_log: Optional[str] = None, local_binary: Optional[str] = None,
         progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
         on_done: Optional[Callable[[int, dict], None]] = None) -> RunResult:
     """Runs the shards `indices` (default all) of a run of `shards` shards through Ray (already initialised).
@@ -198,6 +169,7 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
     With `attempt_log` (a path every node sees), each attempt of a shard appends a line there (shard, node, Ray node
     id, attempt number, process id) before it runs: the record of what ran where, retries included.
     `on_done(i, r)` is called as shard `i` finishes, with its manifest, node name, node id, attempt and seconds.
+    The driver checks and merges the shards with `local_binary` on its own machine (default `binary`).
     """
     if kind not in ("datagen", "match"):
         raise ValueError(f"kind {kind!r}: datagen or match")
@@ -209,15 +181,29 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
     start = time.monotonic()
     wanted = list(range(shards)) if indices is None else list(indices)
     todo = []
+    local = local_binary or binary
+    if os.path.isfile(local) and os.access(local, os.X_OK):
+        report = check_shards(local, out_dir, shards)
+    else:
+        # No binary here to check with: no shard counts as finished, and each runs (a worker without the binary
+        # reports it).
+        progress(f"no xiangqi binary {local} on this machine to check the shards with: every shard runs")
+        report = {"good": [], "bad": []}
+    good = {g["shard"] for g in report["good"] if g["kind"] == kind}
+    other = {g["shard"] for g in report["good"] if g["kind"] != kind}
+    bad = {b["shard"]: b for b in report["bad"]}
     for i in wanted:
-        try:
-            check_manifest(Path(out_dir), kind, i, shards)
+        if i in good:
             result.skipped.append(i)
-        except ShardError as e:
-            if manifest_path(Path(out_dir), kind, i).exists():
-                result.invalid[i] = str(e)
-                progress(f"{e}; running it again")
-            todo.append(i)
+            continue
+        b = bad.get(i)
+        if b is not None and b["manifest"]:
+            result.invalid[i] = b["error"]
+            progress(f"{b['error']}; running it again")
+        elif i in other:
+            result.invalid[i] = f"shard {i}: not a {kind} shard"
+            progress(f"shard {i}: not a {kind} shard; running it again")
+        todo.append(i)
     if result.skipped:
         progress(f"skipping {len(result.skipped)} shards with a valid manifest: {result.skipped}")
     done = set(result.skipped)
@@ -236,7 +222,7 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
         k = prefix()
         if not sprt or k == 0 or k == result.sprt_prefix:
             return False
-        j = merge(binary, out_dir, shards, first=k, sprt=sprt)
+        j = merge(local, out_dir, shards, first=k, sprt=sprt)
         result.sprt, result.sprt_prefix = j, k
         state = j["sprt"]["result"]
         progress(f"SPRT over shards 0..{k - 1}: {j['games']} games, LLR {j['sprt']['llr']:.3f} "
@@ -283,7 +269,7 @@ def run(kind: str, binary: str, args: List[str], out_dir: str, shards: int, *, i
         result.merged = result.sprt
     elif not result.failed and indices is None:
         check = kind == "datagen" and not merged  # no merged file asked: check every shard, write nothing
-        result.merged = merge(binary, out_dir, shards, out=merged, sprt=sprt, check=check)
+        result.merged = merge(local, out_dir, shards, out=merged, sprt=sprt, check=check)
         progress(f"merged: {json.dumps(result.merged)}")
     elif result.failed:
         progress(f"{len(result.failed)} shards failed ({sorted(result.failed)}); the other shards are kept: "
@@ -305,6 +291,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--sprt", nargs="+", default=None, metavar="KEY=VALUE", help="a match's SPRT: elo0=.. elo1=..")
     p.add_argument("--merged", default=None, help="the merged file (datagen data, or a match's PGN)")
     p.add_argument("--niceness", type=int, default=0, help="the shards' niceness (Ray's workers run at 15)")
+    p.add_argument("--local-binary", default=None, metavar="PATH",
+                   help="the xiangqi binary on this machine that checks and merges the shards (default: --binary)")
     p.add_argument("--attempt-log", default=None, metavar="FILE",
                    help="append each attempt of a shard (shard, node, attempt number) to FILE, a path every node sees")
     p.epilog = "After --, the arguments of `xiangqi KIND` (all but --shard, --shards and --out)."
@@ -319,7 +307,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ray.init(address=a.address, log_to_driver=False, include_dashboard=False if a.address is None else None)
     in_flight = a.max_in_flight or max(1, int(ray.cluster_resources().get("CPU", 1)))
     r = run(a.kind, a.binary, rest, a.out, a.shards, max_in_flight=in_flight, max_retries=a.max_retries,
-            sprt=a.sprt, merged=a.merged, niceness=a.niceness, attempt_log=a.attempt_log)
+            sprt=a.sprt, merged=a.merged, niceness=a.niceness, attempt_log=a.attempt_log,
+            local_binary=a.local_binary)
     print(json.dumps({"ran": r.ran, "skipped": r.skipped, "failed": r.failed, "cancelled": r.cancelled,
                       "merged": r.merged, "seconds": round(r.seconds, 3)}), flush=True)
     return 1 if r.failed else 0
