@@ -118,7 +118,9 @@ pub use history::OrderState;
 pub use limits::{Clock, Limits, Signals};
 pub use memory::SearchMemory;
 pub use params::{Param, ParamError, Params};
-pub use policy::{Additions, EngineAdditions, Exit, Label, NoAdditions, NodeKind, NullNode, Observer, Silent, Step};
+pub use policy::{
+    Additions, EngineAdditions, Exit, Label, NoAdditions, Node, NodeEval, NodeKind, Observer, Silent, Step,
+};
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
     MinimaxForm, MovePicker, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm, NoNull, NullMove, NullPolicy,
@@ -127,7 +129,7 @@ pub use policy::{
 pub use policy::{DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, DynamicOrderState};
 pub use run::RunSetup;
 pub use searcher::Searcher;
-pub use smp::{search_smp, search_smp_remembering, SearchPool, SEARCH_STACK};
+pub use smp::{search_smp, search_smp_with, SearchPool, SEARCH_STACK};
 pub use stats::{Line, SearchResult, Stats};
 pub use techniques::late_move_reductions::{lmr_reduction, lmr_reduction_with, LmrTable};
 pub use techniques::verified_null::{ChosenNull, VerifiedNullMove};

@@ -2,10 +2,10 @@
 //! node (the spec's minimax and `alphaBeta(isMax)`).
 
 use crate::game::{Evaluator, FastPaths, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
-use crate::movepick::{MovePicker, NodeMoves, OrderPolicy};
+use crate::movepick::{NodeMoves, OrderPolicy};
 use crate::policy::{
-    Additions, ChildNode, ChildPolicy, Exit, Form, Label, LeafPolicy, NodeKind, NullNode, NullPolicy, Observer, Step,
-    Variant,
+    Additions, ChildNode, ChildPolicy, Exit, Form, Label, LeafPolicy, Node, NodeEval, NodeKind, NullPolicy, Observer,
+    Step, Variant,
 };
 use crate::searcher::Searcher;
 use crate::techniques::check_extension::{self, CheckExtension};
@@ -17,50 +17,60 @@ use crate::techniques::iir::InternalIterativeReduction;
 use crate::techniques::improving::{self, Improving};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 use crate::techniques::mate_distance::MateDistance;
-use crate::techniques::probcut::{self, ProbCut};
+use crate::techniques::probcut::ProbCut;
 use crate::techniques::razoring::Razoring;
 use crate::techniques::reverse_futility::ReverseFutility;
 use crate::techniques::rules::{self, GameRules};
 use crate::techniques::see_pruning::{self, SeeRule, SeeSkip};
-use crate::techniques::singular::{self, Singular, SingularExtension};
+use crate::techniques::singular::{Singular, SingularExtension};
 use crate::techniques::table::{self, Table};
-use crate::tt::{Bound, TtHit};
+use crate::tt::TtHit;
 use smallvec::SmallVec;
 
-/// A node's static evaluation: the evaluator's (`raw`, what the table keeps), the one the pruning reads
-/// (`corrected` by the correction history when the variant has it) and the improving signal.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct NodeEval {
-    raw: Score,
-    corrected: Score,
-    improving: Improving,
+/// The moves a node has searched so far that did not cut it off, quiet moves and captures apart: what the
+/// histories learn from at a cutoff (Stockfish's `quietsSearched` and `capturesSearched`).
+pub(crate) struct Tried<M> {
+    quiets: SmallVec<[M; 32]>,
+    captures: SmallVec<[M; 16]>,
 }
 
-impl NodeEval {
-    /// No static evaluation (in check, or a variant without the engine's additions).
-    const NONE: NodeEval = NodeEval { raw: -INFINITY, corrected: -INFINITY, improving: Improving::OFF };
+impl<M: Copy> Tried<M> {
+    #[inline(always)]
+    fn new() -> Self {
+        Tried { quiets: SmallVec::new(), captures: SmallVec::new() }
+    }
+
+    /// Notes a searched move (`quiet` or not; captures only when `captures` are kept).
+    #[inline(always)]
+    fn push(&mut self, m: M, quiet: bool, captures: bool) {
+        if quiet && self.quiets.len() < 32 {
+            self.quiets.push(m);
+        } else if captures && !quiet && self.captures.len() < 16 {
+            self.captures.push(m);
+        }
+    }
 }
 
 impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searcher<G, E, V, W> {
+    /// A cutoff by the `index`-th move `m` of a node with `depth` plies left at `ply`: counted, and taught to the
+    /// ordering with the moves `tried` before it.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn cutoff(
         &mut self,
         index: usize,
         m: G::Move,
         depth: i32,
         ply: usize,
-        tried: &[G::Move],
-        captures: &[G::Move],
+        tried: &Tried<G::Move>,
         rest: &mut NodeMoves<G>,
     ) {
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
         }
-        V::Order::on_cutoff(&mut self.order, &self.game, m, depth, ply, tried);
+        V::Order::on_cutoff(&mut self.order, &self.game, m, depth, ply, &tried.quiets);
         if V::Additions::ENABLED {
-            V::Order::on_capture_cutoff(&mut self.order, &self.game, m, depth, captures);
+            V::Order::on_capture_cutoff(&mut self.order, &self.game, m, depth, &tried.captures);
         }
         // Observers hear of the moves the cutoff left unsearched (nothing for ordinary searches).
         if W::ACTIVE {
@@ -100,18 +110,24 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
 
     /// Leaves a negamax node early (the engine's table, rules and pruning) with the `return` step.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn leave_early(&mut self, ply: usize, depth: i32, alpha: Score, beta: Score, score: Score, exit: Exit) -> Score {
         self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(score));
         self.leave(ply, score, exit)
     }
 
+    /// Leaves the negamax node `n` early, with its window and depth in the `return` step.
+    #[inline(always)]
+    fn leave_node(&mut self, n: &Node, score: Score, exit: Exit) -> Score {
+        self.leave_early(n.ply, n.depth, n.alpha, n.beta, score, exit)
+    }
+
     /// The negamax node: scores for the side to move; `null_ok` is false right after a null move (and at the
     /// root). A skeleton of named hooks (the `Hook:` comments, in Stockfish's order); each technique of the
-    /// engine's that acts in the node (`techniques/`) is a call at one of them that folds away when the variant
-    /// lacks the engine's additions. The others act elsewhere: aspiration windows at the root (`searcher.rs`),
-    /// quiescence pruning in quiescence (`policy/quiescence.rs`), the verified null move in the null-move slot
-    /// (called from the prune hook), the late move reduction's probe in the child search (`policy/child.rs`).
+    /// engine's that acts in the node (`techniques/`) is a call at one of them, handed the node's context
+    /// ([`Node`]), that folds away when the variant lacks the engine's additions. The others act elsewhere:
+    /// aspiration windows at the root (`searcher.rs`), quiescence pruning in quiescence (`policy/quiescence.rs`),
+    /// the verified null move in the null-move slot (called from the prune hook), the late move reduction's probe
+    /// in the child search (`policy/child.rs`).
     pub(crate) fn negamax(
         &mut self,
         depth: i32,
@@ -139,55 +155,49 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             self.stats.leaf_nodes += 1;
             return V::Leaf::leaf(self, alpha, beta, ply);
         }
+        let excluded = if V::Additions::ENABLED { self.excluded_at[ply] } else { 0 };
+        let mut node = Node { pv_node, in_check, excluded, ..Node::new(depth, alpha, beta, ply, self.game.hash()) };
+        node.null_ok = null_ok && !node.excluding();
         // Hook: the transposition table's probe (a cutoff, or the hash move and the stored evaluation).
         // (A singular extension's search without the table move takes nothing from the table.)
-        let key = self.game.hash();
-        let excluding = V::Additions::ENABLED && self.excluded_at[ply] != 0;
-        let hit = if excluding {
-            None
-        } else {
-            match self.probe_hook(key, depth, alpha, beta, ply, pv_node) {
-                Ok(hit) => hit,
-                Err(score) => return self.leave_early(ply, depth, alpha, beta, score, Exit::TableHit),
+        if !node.excluding() {
+            match self.probe_hook(&node) {
+                Ok(hit) => node.hit = hit,
+                Err(score) => return self.leave_node(&node, score, Exit::TableHit),
             }
-        };
-        let (hash_move, tt_eval) = hit.map_or((0, None), |h| (h.mv, Some(h.eval)));
+        }
         // Hook: node pruning before the moves, from the static evaluation (reverse futility, razoring), then the
         // null move (the composition's null policy: the spec's, or the engine's verified null move).
-        let node =
-            NullNode { depth, alpha, beta, ply, null_ok: null_ok && !excluding, pv_node, static_eval: -INFINITY };
-        let eval = match self.prune_hook(node, alpha, in_check, tt_eval) {
-            Ok(eval) => eval,
-            Err((score, exit)) if exit == Exit::NullCutoff => return self.leave(ply, score, exit),
-            Err((score, exit)) => return self.leave_early(ply, depth, alpha, beta, score, exit),
-        };
-        let static_eval = eval.corrected;
+        if let Err((score, exit)) = self.prune_hook(&mut node) {
+            return match exit {
+                Exit::NullCutoff => self.leave(ply, score, exit),
+                _ => self.leave_node(&node, score, exit),
+            };
+        }
         // Hook: internal iterative reduction of a node the table knows no move for.
-        let depth = if V::Additions::ENABLED && !excluding {
-            InternalIterativeReduction::depth(self, depth, hash_move, in_check)
-        } else {
-            depth
-        };
+        if V::Additions::ENABLED && !node.excluding() {
+            node.depth = InternalIterativeReduction::depth(self, node.depth, node.hash_move(), in_check);
+        }
         // Hook: ProbCut (a capture beating beta by a margin in shallower searches, or a table bound far above beta).
-        if let Some(score) = self.probcut_hook(hit, key, depth, beta, ply, pv_node, in_check, excluding, eval) {
-            return self.leave_early(ply, depth, alpha, beta, score, Exit::Pruned);
+        if let Some(score) = ProbCut::hook(self, &node) {
+            return self.leave_node(&node, score, Exit::Pruned);
         }
         // Hook: singular extension (or multi-cut) from a search without the table move.
-        let hash_extension = match self.singular_hook(hit, depth, beta, ply, pv_node, excluding) {
+        let hash_extension = match SingularExtension::hook(self, &node) {
             Singular::Extend(plies) => plies,
-            Singular::MultiCut(value) => return self.leave_early(ply, depth, alpha, beta, value, Exit::Pruned),
+            Singular::MultiCut(value) => return self.leave_node(&node, value, Exit::Pruned),
         };
         // The moves. With an ordering that puts it first, the hash move is tried before any move is generated.
+        let (depth, hash_move) = (node.depth, node.hash_move());
         let mut moves = NodeMoves::new(hash_move);
         let prune = V::Form::prune(&self.config);
-        let (alpha0, mut best, mut best_move, mut exit) = (alpha, -INFINITY, None, Exit::Value);
-        let mut quiets_tried: SmallVec<[G::Move; 32]> = SmallVec::new();
-        let mut captures_tried: SmallVec<[G::Move; 16]> = SmallVec::new();
-        let skip = self.skip_rule(depth, alpha, pv_node, in_check, static_eval, eval.improving);
+        let (mut best, mut best_move, mut exit) = (-INFINITY, None, Exit::Value);
+        let mut tried = Tried::new();
+        let skip = self.skip_rule(&node);
         let history_on = self.reads_history();
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
-            if excluding && G::encode_move(m) == self.excluded_at[ply] {
+            if node.excluding() && G::encode_move(m) == node.excluded {
                 continue;
             }
             let quiet = V::Additions::ENABLED && self.game.is_quiet(m);
@@ -207,7 +217,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             }
             self.make(m);
             // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
-            let reduction = self.reduce_hook(depth, i, ply, quiet, in_check, pv_node, eval.improving, history);
+            let reduction = self.reduce_hook(&node, i, quiet, history);
             let extension = if hash_extension != 0 && G::encode_move(m) == hash_move { hash_extension } else { 0 };
             let child = ChildNode { index: i, depth: depth + extension, alpha, beta, ply, reduction };
             let score = V::Child::search_child(self, child);
@@ -240,150 +250,30 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                         s.step_at(Label::Cutoff, ply, depth, alpha, beta).value(score).best(best).with_move(m)
                     });
                     // Hook: the cutoff teaches the ordering.
-                    self.cutoff(i, m, depth, ply, &quiets_tried, &captures_tried, &mut moves);
+                    self.cutoff(i, m, depth, ply, &tried, &mut moves);
                     exit = Exit::BetaCutoff;
                     break;
                 }
             }
-            if quiet && quiets_tried.len() < 32 {
-                quiets_tried.push(m);
-            } else if V::Additions::ENABLED && !quiet && captures_tried.len() < 16 {
-                captures_tried.push(m);
-            }
+            tried.push(m, quiet, V::Additions::ENABLED);
             i += 1;
         }
         if i == 0 && exit != Exit::BetaCutoff {
             // Without the excluded move there may be none: that says the move is singular, not that the side
             // to move has lost.
-            let score = if excluding { alpha } else { self.game.no_moves_score(ply) };
+            let score = if node.excluding() { alpha } else { self.game.no_moves_score(ply) };
             self.trace(|s| s.step_at(Label::NoMoves, ply, depth, alpha, beta).value(score));
             return self.leave(ply, score, Exit::NoMoves);
         }
-        if excluding {
+        if node.excluding() {
             return self.leave_early(ply, depth, alpha, beta, best, exit);
         }
         // Hook: the correction history learns how far the search found the node from its static evaluation.
-        self.correction_hook(depth, best, eval, alpha0, beta, best_move);
+        self.correction_hook(&node, best, best_move);
         // Hook: the node's value (the window's bound when it fails hard), stored in the transposition table.
-        let result = self.store_hook(key, depth, ply, best, alpha0, beta, best_move, eval.raw);
+        let result = self.store_hook(&node, best, best_move);
         self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(result).best(best));
         self.leave(ply, result, exit)
-    }
-
-    /// The singular extension's search without the table move, when the variant has it and the node qualifies
-    /// (see [`SingularExtension`]): how much deeper the table move is searched, or the multi-cut's value.
-    #[inline(always)]
-    fn singular_hook(
-        &mut self,
-        hit: Option<TtHit>,
-        depth: i32,
-        beta: Score,
-        ply: usize,
-        pv_node: bool,
-        excluding: bool,
-    ) -> Singular {
-        let Some(hit) = hit.filter(|_| V::Additions::ENABLED && self.config.has(singular::ID)) else {
-            return Singular::Extend(0);
-        };
-        if !SingularExtension::tests(&self.params, depth, ply, self.root_depth, &hit, excluding)
-            || self.game.decode_legal(hit.mv).is_none()
-        {
-            return Singular::Extend(0);
-        }
-        let (singular_beta, singular_depth) = SingularExtension::bound_and_depth(&self.params, &hit, depth);
-        self.excluded_at[ply] = hit.mv;
-        self.observer.enter(ply, singular_beta - 1, singular_beta, singular_depth, NodeKind::ZeroWindow);
-        let value = self.negamax(singular_depth, singular_beta - 1, singular_beta, ply, false);
-        self.excluded_at[ply] = 0;
-        self.pv_len[ply] = 0;
-        let verdict = SingularExtension::verdict(&self.params, value, singular_beta, beta, hit.score, pv_node);
-        match verdict {
-            Singular::Extend(plies) if plies > 0 => self.stats.bump(singular::EXTENSIONS),
-            Singular::MultiCut(_) => self.stats.bump(singular::MULTI_CUTS),
-            _ => {}
-        }
-        verdict
-    }
-
-    /// ProbCut, when the variant has it (see [`ProbCut`]): `Some(value)` when the node is cut off.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn probcut_hook(
-        &mut self,
-        hit: Option<TtHit>,
-        key: u64,
-        depth: i32,
-        beta: Score,
-        ply: usize,
-        pv_node: bool,
-        in_check: bool,
-        excluding: bool,
-        eval: NodeEval,
-    ) -> Option<Score> {
-        if !(V::Additions::ENABLED && self.config.has(probcut::ID)) || pv_node || excluding || ply == 0 {
-            return None;
-        }
-        self.probcut(hit, key, depth, beta, ply, in_check, eval)
-    }
-
-    /// ProbCut's table cut, then its captures' shallow searches, at a zero-window node (see [`ProbCut`]).
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn probcut(
-        &mut self,
-        hit: Option<TtHit>,
-        key: u64,
-        depth: i32,
-        beta: Score,
-        ply: usize,
-        in_check: bool,
-        eval: NodeEval,
-    ) -> Option<Score> {
-        if let Some(value) = hit.and_then(|h| ProbCut::table_cut(&self.params, depth, false, beta, &h)) {
-            self.stats.bump(probcut::TABLE_CUTS);
-            return Some(value);
-        }
-        let probcut_beta = ProbCut::beta(&self.params, beta, eval.improving);
-        if !ProbCut::tries(&self.params, depth, ply, false, in_check, false, beta, probcut_beta, hit.as_ref()) {
-            return None;
-        }
-        // Only the captures whose exchange alone lifts the static evaluation to the ProbCut bound, best victim first.
-        let threshold = probcut_beta - eval.corrected;
-        let mut picker = MovePicker::new();
-        self.game.generate_captures_unchecked(picker.moves_mut());
-        let game = &self.game;
-        picker.set_keys(|m| game.capture_key(m));
-        let (child, shallow) = (ply + 1, depth - ProbCut::REDUCTION);
-        while let Some(m) = picker.next() {
-            if !self.game.see_ge(m, threshold) || !self.game.is_legal_capture(m) {
-                continue;
-            }
-            self.observer.edge(ply, Some(m));
-            self.prefetch_child(m, depth);
-            V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
-            self.make(m);
-            self.in_check_at[child] = self.game.in_check();
-            // A quiescence search first (the child at depth 0), then the shallow search, both at the bound.
-            self.observer.enter(child, -probcut_beta, -probcut_beta + 1, 0, NodeKind::ZeroWindow);
-            let mut value = -self.negamax(0, -probcut_beta, -probcut_beta + 1, child, true);
-            if value >= probcut_beta && !self.stopped {
-                self.observer.enter(child, -probcut_beta, -probcut_beta + 1, shallow, NodeKind::ZeroWindow);
-                value = -self.negamax(shallow, -probcut_beta, -probcut_beta + 1, child, true);
-            }
-            self.unmake();
-            if self.stopped {
-                return Some(0);
-            }
-            if value >= probcut_beta {
-                self.stats.bump(probcut::CUTS);
-                if let Some(tt) = self.tt_enabled() {
-                    let stored_depth = depth - ProbCut::TABLE_DEPTH;
-                    tt.store(key, ply, G::encode_move(m), value, eval.raw, stored_depth, Bound::Lower);
-                }
-                return Some(ProbCut::value(value, probcut_beta, beta));
-            }
-        }
-        None
     }
 
     /// Whether the node's techniques read the quiet moves' history (history pruning, history-adjusted reductions).
@@ -392,24 +282,16 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         V::Additions::ENABLED && (self.config.has(history_pruning::ID) || self.config.has(history_lmr::ID))
     }
 
-    /// Teaches the correction history the node's result, when the variant has it and the result says something
-    /// about the static evaluation (see [`CorrectionHistory::learns`]).
+    /// Teaches the correction history the result `best` (by `best_move`) of the node `n`, when the variant has it
+    /// and the result says something about the static evaluation (see [`CorrectionHistory::learns`]).
     #[inline(always)]
-    fn correction_hook(
-        &mut self,
-        depth: i32,
-        best: Score,
-        eval: NodeEval,
-        alpha0: Score,
-        beta: Score,
-        best_move: Option<G::Move>,
-    ) {
-        if !(V::Additions::ENABLED && eval.raw > -INFINITY && self.config.has(correction_history::ID)) {
+    fn correction_hook(&mut self, n: &Node, best: Score, best_move: Option<G::Move>) {
+        if !(V::Additions::ENABLED && n.eval.raw > -INFINITY && self.config.has(correction_history::ID)) {
             return;
         }
         let capture = best_move.is_some_and(|m| !self.game.is_quiet(m));
-        if CorrectionHistory::learns(best, eval.corrected, alpha0, beta, capture) {
-            V::Order::learn_correction(&mut self.order, &self.game, best - eval.raw, depth);
+        if CorrectionHistory::learns(best, n.eval.corrected, n.alpha, n.beta, capture) {
+            V::Order::learn_correction(&mut self.order, &self.game, best - n.eval.raw, n.depth);
         }
     }
 
@@ -441,63 +323,42 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         (in_check, depth)
     }
 
-    /// The table's answer for `key`: `Err(score)` for a cutoff, else the hash move (0 for none) and the stored
-    /// static evaluation.
+    /// The table's answer for the node `n`: `Err(score)` for a cutoff, else its entry (the hash move and the
+    /// stored static evaluation), if any.
     #[inline(always)]
-    fn probe_hook(
-        &mut self,
-        key: u64,
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        pv_node: bool,
-    ) -> Result<Option<TtHit>, Score> {
-        let Some(hit) = self.tt_enabled().and_then(|tt| tt.probe(key, ply)) else { return Ok(None) };
+    fn probe_hook(&mut self, n: &Node) -> Result<Option<TtHit>, Score> {
+        let Some(hit) = self.tt_enabled().and_then(|tt| tt.probe(n.key, n.ply)) else { return Ok(None) };
         self.stats.bump(table::HITS);
-        if Table::cuts(&hit, depth, alpha, beta, pv_node, ply) {
+        if Table::cuts(&hit, n.depth, n.alpha, n.beta, n.pv_node, n.ply) {
             self.stats.bump(table::CUTOFFS);
             return Err(hit.score);
         }
         Ok(Some(hit))
     }
 
-    /// The static evaluation the engine's pruning needs (`-INFINITY` without it, or in check), or `Err` with the
+    /// Fills in the node's static evaluation (none without the engine's additions, or in check), or `Err` with the
     /// value and the reason when reverse futility, razoring or the null move cuts the node off.
     #[inline(always)]
-    fn prune_hook(
-        &mut self,
-        mut node: NullNode,
-        alpha: Score,
-        in_check: bool,
-        tt_eval: Option<Score>,
-    ) -> Result<NodeEval, (Score, Exit)> {
-        let eval = self.static_prune(node, alpha, in_check, tt_eval).map_err(|score| (score, Exit::Pruned))?;
-        node.static_eval = eval.corrected;
+    fn prune_hook(&mut self, node: &mut Node) -> Result<(), (Score, Exit)> {
+        node.eval = self.static_prune(node).map_err(|score| (score, Exit::Pruned))?;
         match V::Null::try_null(self, node) {
             Some(score) => Err((score, Exit::NullCutoff)),
-            None => Ok(eval),
+            None => Ok(()),
         }
     }
 
-    /// The static evaluation (`-INFINITY` without the engine's additions, or in check), or `Err(score)` when
-    /// reverse futility or razoring cuts the node off.
+    /// The static evaluation of the node `n` (`NodeEval::NONE` without the engine's additions, or in check), or
+    /// `Err(score)` when reverse futility or razoring cuts the node off.
     #[inline(always)]
-    fn static_prune(
-        &mut self,
-        node: NullNode,
-        alpha: Score,
-        in_check: bool,
-        tt_eval: Option<Score>,
-    ) -> Result<NodeEval, Score> {
-        let NullNode { depth, beta, ply, pv_node, .. } = node;
-        if !V::Additions::ENABLED || in_check {
+    fn static_prune(&mut self, n: &Node) -> Result<NodeEval, Score> {
+        let Node { depth, alpha, beta, ply, pv_node, .. } = *n;
+        if !V::Additions::ENABLED || n.in_check {
             if V::Additions::ENABLED {
                 self.eval_at[ply] = -INFINITY;
             }
             return Ok(NodeEval::NONE);
         }
-        let raw = tt_eval.unwrap_or_else(|| self.evaluate());
+        let raw = n.hit.map_or_else(|| self.evaluate(), |h| h.eval);
         let static_eval = raw + V::Order::correction(&self.order, &self.game);
         self.eval_at[ply] = static_eval;
         let up = |back: usize| if ply >= back { self.eval_at[ply - back] } else { -INFINITY };
@@ -515,23 +376,17 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         Ok(eval)
     }
 
-    /// What the node's moves may skip (futility and late move pruning; SEE pruning), when the variant has them.
+    /// What the moves of the node `n` may skip (futility and late move pruning; SEE pruning), when the variant has
+    /// them.
     #[inline(always)]
-    fn skip_rule(
-        &self,
-        depth: i32,
-        alpha: Score,
-        pv_node: bool,
-        in_check: bool,
-        static_eval: Score,
-        improving: Improving,
-    ) -> (SkipRule, SeeRule) {
+    fn skip_rule(&self, n: &Node) -> (SkipRule, SeeRule) {
+        let Node { depth, pv_node, in_check, .. } = *n;
         let additions = V::Additions::ENABLED;
         let on = additions && self.config.has(futility::ID);
         let history = additions && self.config.has(history_pruning::ID);
         let see = SeeRule::new(additions && self.config.has(see_pruning::ID), depth, pv_node, in_check);
-        let rule = SkipRule::new(on, &self.params, depth, alpha, pv_node, in_check, static_eval)
-            .late_limit_scaled(|limit| improving.late_limit(limit))
+        let rule = SkipRule::new(on, &self.params, n)
+            .late_limit_scaled(|limit| n.eval.improving.late_limit(limit))
             .with_history(history && !pv_node && !in_check, &self.params, depth);
         (rule, see)
     }
@@ -567,66 +422,45 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         Some(-INFINITY)
     }
 
-    /// After the move is made: notes whether it gives check, and the late move reduction it is searched with.
+    /// After the `index`-th move of the node `n` is made: notes whether it gives check, and the late move
+    /// reduction it is searched with (from its quiet `history` too).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn reduce_hook(
-        &mut self,
-        depth: i32,
-        index: usize,
-        ply: usize,
-        quiet: bool,
-        in_check: bool,
-        pv_node: bool,
-        improving: Improving,
-        history: Score,
-    ) -> i32 {
+    fn reduce_hook(&mut self, n: &Node, index: usize, quiet: bool, history: Score) -> i32 {
         if !V::Additions::ENABLED {
             return 0;
         }
         let gives_check = self.game.in_check();
-        self.in_check_at[ply + 1] = gives_check;
-        let r =
-            LateMoveReductions::reduction(&self.config, &self.lmr, depth, index, quiet, gives_check, in_check, pv_node);
+        self.in_check_at[n.ply + 1] = gives_check;
+        let r = LateMoveReductions::reduction(&self.config, &self.lmr, n, index, quiet, gives_check);
         if r <= 0 {
             return r;
         }
-        let r = improving.reduction(r, depth);
+        let r = n.eval.improving.reduction(r, n.depth);
         if self.config.has(history_lmr::ID) {
-            HistoryReductions::adjust(&self.params, r, history, depth)
+            HistoryReductions::adjust(&self.params, r, history, n.depth)
         } else {
             r
         }
     }
 
-    /// Stores the node's result. A root that may not play every move (MultiPV's later lines, searchmoves) has no
-    /// score of its own.
+    /// Stores the result `best` (by `best_move`) of the node `n`, and returns it (the window's bound when the form
+    /// fails hard). A root that may not play every move (MultiPV's later lines, searchmoves) has no score of its
+    /// own.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn store_hook(
-        &mut self,
-        key: u64,
-        depth: i32,
-        ply: usize,
-        best: Score,
-        alpha0: Score,
-        beta: Score,
-        best_move: Option<G::Move>,
-        static_eval: Score,
-    ) -> Score {
+    fn store_hook(&mut self, n: &Node, best: Score, best_move: Option<G::Move>) -> Score {
         let config = &self.config;
         let result =
-            if V::Form::prune(config) && !V::Form::fail_soft(config) { best.clamp(alpha0, beta) } else { best };
+            if V::Form::prune(config) && !V::Form::fail_soft(config) { best.clamp(n.alpha, n.beta) } else { best };
         let Some(tt) = self.tt_enabled() else { return result };
-        if ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
+        if n.ply > 0 || (self.excluded.is_empty() && self.limits.root_moves.is_none()) {
             let mv = best_move.map_or(0, G::encode_move);
-            let eval = if static_eval > -INFINITY { static_eval } else { 0 };
-            tt.store(key, ply, mv, result, eval, depth, Table::bound(result, alpha0, beta));
+            let eval = if n.eval.raw > -INFINITY { n.eval.raw } else { 0 };
+            let bound = Table::bound(result, n.alpha, n.beta);
+            tt.store(n.key, n.ply, TtHit { mv, score: result, eval, depth: n.depth, bound });
         }
         result
     }
 
-    /// The two-sided node: scores from the first player's view; MAX nodes raise alpha, MIN nodes lower beta.
     pub(crate) fn two_sided(&mut self, depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
         if self.enter(ply) {
             return self.leave(ply, 0, Exit::Value);
@@ -643,9 +477,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         }
         // The table, when the variant has it, stores the side to move's view like the negamax node's; the two-sided
         // form has no PV to keep beyond the root, so any node past it may take a cutoff.
-        let key = self.game.hash();
         let (own_alpha, own_beta) = if max { (alpha, beta) } else { (-beta, -alpha) };
-        let hash_move = match self.probe_hook(key, depth, own_alpha, own_beta, ply, false) {
+        let node = Node { pv_node: false, ..Node::new(depth, own_alpha, own_beta, ply, self.game.hash()) };
+        let hash_move = match self.probe_hook(&node) {
             Ok(hit) => hit.map_or(0, |h| h.mv),
             Err(score) => {
                 self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(sign * score));
@@ -697,7 +531,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                     self.trace(|s| {
                         s.step_at(Label::Cutoff, ply, depth, alpha, beta).value(score).best(best).with_move(m)
                     });
-                    self.cutoff(i, m, depth, ply, &[], &[], &mut moves);
+                    self.cutoff(i, m, depth, ply, &Tried::new(), &mut moves);
                     exit = Exit::BetaCutoff;
                     break;
                 }
@@ -710,7 +544,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             return sign * self.leave(ply, score, Exit::NoMoves);
         }
         // Fail-hard forms return the window's bound when the value falls outside it.
-        let own = self.store_hook(key, depth, ply, sign * best, own_alpha, own_beta, best_move, -INFINITY);
+        let own = self.store_hook(&node, sign * best, best_move);
         self.trace(|s| s.step_at(Label::Return, ply, depth, alpha, beta).value(sign * own).best(best));
         sign * self.leave(ply, own, exit)
     }

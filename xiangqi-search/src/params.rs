@@ -72,19 +72,18 @@ pub struct Param {
 }
 
 impl Param {
-    /// The `k`-th parameter (from 0) of the technique `owner`; its slot in [`Params`] follows from both, as a
-    /// counter's does.
-    #[allow(clippy::too_many_arguments)]
+    /// The `k`-th parameter (from 0) of the technique `owner`, with its compiled `default` and `range`; its slot
+    /// in [`Params`] follows from `owner` and `k`, as a counter's does.
     pub const fn new(
         owner: TechniqueId,
         k: usize,
         name: &'static str,
         default: i32,
-        min: i32,
-        max: i32,
+        range: std::ops::RangeInclusive<i32>,
         c_end: f64,
         doc: &'static str,
     ) -> Param {
+        let (min, max) = (*range.start(), *range.end());
         assert!(k < PARAMS_PER_TECHNIQUE, "a technique owns at most PARAMS_PER_TECHNIQUE parameters");
         assert!(min <= default && default <= max, "a parameter's default lies in its range");
         Param { name, default, min, max, c_end, doc, slot: (owner.index() * PARAMS_PER_TECHNIQUE + k) as u16 }

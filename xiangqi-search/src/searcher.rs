@@ -12,7 +12,7 @@ use crate::techniques::aspiration::{self, Aspiration};
 use crate::techniques::late_move_reductions::LmrTable;
 use crate::techniques::table;
 use crate::techniques::time_management::{self, TimeManagement};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtHit};
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
@@ -521,5 +521,41 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
     #[inline(always)]
     fn negamax(&mut self, depth: i32, alpha: Score, beta: Score, ply: usize, null_ok: bool) -> Score {
         Searcher::negamax(self, depth, alpha, beta, ply, null_ok)
+    }
+
+    #[inline(always)]
+    fn make_child(&mut self, m: G::Move, ply: usize) {
+        if V::Additions::ENABLED {
+            V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
+        }
+        self.make(m);
+        self.in_check_at[ply + 1] = self.game.in_check();
+    }
+
+    #[inline(always)]
+    fn prefetch_child(&self, m: G::Move, depth: i32) {
+        Searcher::prefetch_child(self, m, depth);
+    }
+
+    #[inline(always)]
+    fn search_excluding(&mut self, excluded: u16, depth: i32, alpha: Score, beta: Score, ply: usize) -> Score {
+        self.excluded_at[ply] = excluded;
+        self.observer.enter(ply, alpha, beta, depth, NodeKind::ZeroWindow);
+        let value = self.negamax(depth, alpha, beta, ply, false);
+        self.excluded_at[ply] = 0;
+        self.pv_len[ply] = 0;
+        value
+    }
+
+    #[inline(always)]
+    fn store(&self, key: u64, ply: usize, e: TtHit) {
+        if let Some(tt) = self.tt_enabled() {
+            tt.store(key, ply, e);
+        }
+    }
+
+    #[inline(always)]
+    fn root_depth(&self) -> i32 {
+        self.root_depth
     }
 }

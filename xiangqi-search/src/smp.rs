@@ -3,7 +3,6 @@
 use crate::config::VariantConfig;
 use crate::game::{Evaluator, FastPaths};
 use crate::limits::{Limits, Signals};
-use crate::memory::SearchMemory;
 use crate::run::RunSetup;
 use crate::stats::SearchResult;
 use crate::tt::TranspositionTable;
@@ -33,21 +32,28 @@ where
     G::Move: Send,
     E: Evaluator<G, G::Move> + Send,
 {
-    search_smp_remembering(variant, game, make_eval, limits, tt, None, threads, on_iteration)
+    search_smp_with(
+        variant,
+        game,
+        make_eval,
+        limits,
+        &RunSetup { tt: Some(tt), ..RunSetup::default() },
+        threads,
+        on_iteration,
+    )
 }
 
-/// [`search_smp`] that starts each thread from what it learnt about move ordering in the last search kept in
-/// `memory` (history and countermoves), and keeps what it learns there for the next: the search of a game's
-/// next move. `None` is [`search_smp`]. The threads live for this one search; [`SearchPool::search`] keeps them
-/// for the next.
-#[allow(clippy::too_many_arguments)]
-pub fn search_smp_remembering<G, E>(
+/// [`search_smp`] with the table, the ordering's memory and the tunable parameters of `setup` (see
+/// [`SearchPool::search_in`]): with a [`crate::SearchMemory`] each thread starts from what it learnt about move
+/// ordering in the last search kept there (history and countermoves), and keeps what it learns there for the
+/// next, the search of a game's next move. The threads live for this one search; [`SearchPool::search_in`] keeps
+/// them for the next.
+pub fn search_smp_with<G, E>(
     variant: &VariantConfig,
     game: &G,
     make_eval: impl Fn(&G) -> E + Sync,
     limits: &Limits,
-    tt: Arc<TranspositionTable>,
-    memory: Option<Arc<SearchMemory>>,
+    setup: &RunSetup,
     threads: usize,
     on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
 ) -> SearchResult<G::Move>
@@ -57,7 +63,7 @@ where
     E: Evaluator<G, G::Move> + Send,
 {
     let pool = SearchPool::new(threads).expect("the search threads start");
-    pool.search(variant, game, make_eval, limits, tt, memory, on_iteration)
+    pool.search_in(variant, game, make_eval, limits, setup, on_iteration)
 }
 
 /// Search threads that live from one search to the next, as Stockfish keeps its threads until the `Threads`
@@ -66,7 +72,7 @@ where
 /// ```
 /// use std::sync::{Arc, Mutex};
 /// use xiangqi_core::Position;
-/// use xiangqi_search::{Limits, SearchPool, TranspositionTable, VariantConfig};
+/// use xiangqi_search::{Limits, RunSetup, SearchPool, TranspositionTable, VariantConfig};
 /// # use xiangqi_search::{Evaluator, Score};
 /// # struct Material;
 /// # impl Evaluator<Position> for Material {
@@ -74,10 +80,10 @@ where
 /// # }
 ///
 /// let pool = SearchPool::new(2).unwrap();
-/// let tt = Arc::new(TranspositionTable::new(1));
+/// let setup = RunSetup { tt: Some(Arc::new(TranspositionTable::new(1))), ..RunSetup::default() };
 /// let variant: VariantConfig = "engine".parse().unwrap();
 /// for _ in 0..2 {
-///     let r = pool.search(&variant, &Position::startpos(), |_| Material, &Limits::depth(3), tt.clone(), None, |_| {});
+///     let r = pool.search_in(&variant, &Position::startpos(), |_| Material, &Limits::depth(3), &setup, |_| {});
 ///     assert!(r.best_move.is_some());
 /// }
 /// ```
@@ -117,31 +123,10 @@ impl SearchPool {
         self.pool.install(f)
     }
 
-    /// [`search_smp_remembering`] on this pool's threads: the main thread and `threads - 1` helpers. With one
-    /// thread this is exactly the single-threaded search (reproducible node counts).
-    #[allow(clippy::too_many_arguments)]
-    pub fn search<G, E>(
-        &self,
-        variant: &VariantConfig,
-        game: &G,
-        make_eval: impl Fn(&G) -> E + Sync,
-        limits: &Limits,
-        tt: Arc<TranspositionTable>,
-        memory: Option<Arc<SearchMemory>>,
-        on_iteration: impl FnMut(&SearchResult<G::Move>) + Send,
-    ) -> SearchResult<G::Move>
-    where
-        G: FastPaths + Clone + Send + Sync,
-        G::Move: Send,
-        E: Evaluator<G, G::Move> + Send,
-    {
-        let setup = RunSetup { tt: Some(tt), memory, ..RunSetup::default() };
-        self.search_in(variant, game, make_eval, limits, &setup, on_iteration)
-    }
-
-    /// [`SearchPool::search`] with the table, the ordering's memory and the tunable parameters of `setup` (its
-    /// `thread` and `depth_offset` are set for each thread; without a table each thread makes a small one of its
-    /// own, so give one).
+    /// [`search_smp_with`] on this pool's threads: the main thread and `threads - 1` helpers, with the table, the
+    /// ordering's memory and the tunable parameters of `setup` (its `thread` and `depth_offset` are set for each
+    /// thread; without a table each thread makes a small one of its own, so give one). With one thread this is
+    /// exactly the single-threaded search (reproducible node counts).
     pub fn search_in<G, E>(
         &self,
         variant: &VariantConfig,

@@ -21,7 +21,8 @@ pub enum Bound {
     Upper,
 }
 
-/// A hit: what a previous search stored for this position.
+/// What the table holds for a position: what a search stores ([`TranspositionTable::store`]) and a later probe
+/// reads back (a hit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TtHit {
     /// The best move found, packed by the game (`GameTree::encode_move`), 0 for none.
@@ -266,10 +267,10 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// Stores a search result for `key` found at `ply`.
+    /// Stores a search result `e` for `key` found at `ply` (its score from the view of that ply).
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, key: u64, ply: usize, mv: u16, score: Score, eval: Score, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, ply: usize, e: TtHit) {
+        let TtHit { mv, score, eval, depth, bound } = e;
         if self.fresh.load(Ordering::Relaxed) {
             self.fresh.store(false, Ordering::Relaxed);
         }
@@ -344,7 +345,7 @@ mod tests {
     #[test]
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1);
-        tt.store(0xDEAD_BEEF, 0, 1234, -345, 17, 9, Bound::Lower);
+        tt.store(0xDEAD_BEEF, 0, TtHit { mv: 1234, score: -345, eval: 17, depth: 9, bound: Bound::Lower });
         let hit = tt.probe(0xDEAD_BEEF, 0).unwrap();
         assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (1234, -345, 17, 9, Bound::Lower));
         assert!(tt.probe(0xDEAD_BEEE, 0).is_none());
@@ -356,7 +357,7 @@ mod tests {
     fn mate_scores_are_stored_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         // Found at ply 3: mate 5 plies from the root, i.e. 2 plies from this node.
-        tt.store(42, 3, 0, MATE - 5, 0, 4, Bound::Exact);
+        tt.store(42, 3, TtHit { mv: 0, score: MATE - 5, eval: 0, depth: 4, bound: Bound::Exact });
         // Reached again at ply 7: mate is still 2 plies from the node, 9 from the root.
         assert_eq!(tt.probe(42, 7).unwrap().score, MATE - 9);
         assert_eq!(score_from_tt(score_to_tt(-MATE + 6, 2), 2), -MATE + 6);
@@ -369,9 +370,9 @@ mod tests {
         let target = tt.cluster(1).as_ptr();
         let keys: Vec<u64> = (1..u64::MAX).filter(|&k| tt.cluster(k).as_ptr() == target).take(5).collect();
         for (i, &k) in keys[..4].iter().enumerate() {
-            tt.store(k, 0, 1, 0, 0, 10 + i as i32, Bound::Exact);
+            tt.store(k, 0, TtHit { mv: 1, score: 0, eval: 0, depth: 10 + i as i32, bound: Bound::Exact });
         }
-        tt.store(keys[4], 0, 1, 0, 0, 20, Bound::Exact);
+        tt.store(keys[4], 0, TtHit { mv: 1, score: 0, eval: 0, depth: 20, bound: Bound::Exact });
         assert!(tt.probe(keys[0], 0).is_none(), "the shallowest entry is replaced");
         assert!(tt.probe(keys[4], 0).is_some());
         assert!(tt.hashfull() > 0);
@@ -393,7 +394,7 @@ mod tests {
     #[test]
     fn prefaulting_and_clearing_keep_what_they_should() {
         let tt = Arc::new(TranspositionTable::new(2));
-        tt.store(77, 0, 5, 10, 0, 3, Bound::Exact);
+        tt.store(77, 0, TtHit { mv: 5, score: 10, eval: 0, depth: 3, bound: Bound::Exact });
         // Faulting the pages in changes no entry, in the foreground or in the background.
         tt.prefault();
         tt.prefault_in_background();
@@ -402,7 +403,7 @@ mod tests {
         tt.clear();
         assert!(tt.probe(77, 0).is_none());
         tt.clear();
-        tt.store(78, 0, 5, 11, 0, 3, Bound::Exact);
+        tt.store(78, 0, TtHit { mv: 5, score: 11, eval: 0, depth: 3, bound: Bound::Exact });
         assert!(tt.probe(78, 0).is_some());
         tt.clear();
         assert!(tt.probe(78, 0).is_none());

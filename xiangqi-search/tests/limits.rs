@@ -86,13 +86,14 @@ fn a_mate_limit_stops_deepening_at_the_mate() {
 /// learnt (and so searches differently); a cleared memory is fresh again.
 #[test]
 fn search_memory_carries_the_ordering_from_one_search_to_the_next() {
-    use xiangqi_search::{search_smp, search_smp_remembering, SearchMemory, VariantConfig};
+    use xiangqi_search::{search_smp, search_smp_with, RunSetup, SearchMemory, VariantConfig};
     let variant: VariantConfig = "engine".parse().unwrap();
     let pos = Position::startpos();
     let limits = Limits::depth(7);
     let fresh_tt = || Arc::new(TranspositionTable::new(4));
     let run = |memory: Option<Arc<SearchMemory>>| {
-        search_smp_remembering(&variant, &pos, |_| Material, &limits, fresh_tt(), memory, 1, |_| {}).stats.nodes()
+        let setup = RunSetup { tt: Some(fresh_tt()), memory, ..RunSetup::default() };
+        search_smp_with(&variant, &pos, |_| Material, &limits, &setup, 1, |_| {}).stats.nodes()
     };
     let fresh = search_smp(&variant, &pos, |_| Material, &limits, fresh_tt(), 1, |_| {}).stats.nodes();
     let memory = Arc::new(SearchMemory::new());
@@ -106,7 +107,8 @@ fn search_memory_carries_the_ordering_from_one_search_to_the_next() {
     // Variants that learn nothing keep nothing.
     let plain: VariantConfig = "pvs+nmp".parse().unwrap();
     let memory = Arc::new(SearchMemory::new());
-    search_smp_remembering(&plain, &pos, |_| Material, &Limits::depth(3), fresh_tt(), Some(memory.clone()), 1, |_| {});
+    let setup = RunSetup { tt: Some(fresh_tt()), memory: Some(memory.clone()), ..RunSetup::default() };
+    search_smp_with(&plain, &pos, |_| Material, &Limits::depth(3), &setup, 1, |_| {});
     assert!(memory.is_empty());
 }
 

@@ -370,20 +370,20 @@ fn every_technique_keeps_a_mate_in_1_and_a_mate_in_3() {
 #[test]
 fn a_search_pool_keeps_its_threads_and_its_node_counts() {
     use std::sync::{Arc, Mutex};
-    use xiangqi_search::{search_smp, SearchPool, TranspositionTable};
+    use xiangqi_search::{search_smp, RunSetup, SearchPool, TranspositionTable};
     let spec: VariantConfig = "engine".parse().unwrap();
     let pool = SearchPool::new(1).unwrap();
     let threads = Mutex::new(Vec::new());
     for pos in positions().iter().take(3) {
         let fresh =
             search_smp(&spec, pos, |_| TestEval, &Limits::depth(5), Arc::new(TranspositionTable::new(1)), 1, |_| {});
-        let kept = pool.search(
+        let setup = RunSetup { tt: Some(Arc::new(TranspositionTable::new(1))), ..RunSetup::default() };
+        let kept = pool.search_in(
             &spec,
             pos,
             |_| TestEval,
             &Limits::depth(5),
-            Arc::new(TranspositionTable::new(1)),
-            None,
+            &setup,
             |_| {
                 threads.lock().unwrap().push(std::thread::current().id());
             },

@@ -20,9 +20,11 @@
 //! [`Search`], which names the variant); each policy file imports them from here and nothing else of the policies.
 
 use crate::config::VariantConfig;
-use crate::game::{FastPaths, GameTree, Score};
+use crate::game::{FastPaths, GameTree, Score, INFINITY};
 pub use crate::movepick::{DynamicOrder, DynamicOrderState, GenerationOrder, MovePicker, OrderPolicy, Ordered};
 use crate::stats::Stats;
+use crate::techniques::improving::Improving;
+use crate::tt::TtHit;
 use std::marker::PhantomData;
 
 pub mod child;
@@ -100,6 +102,21 @@ pub trait Search {
     /// Searches the current position with the negamax node: `depth` plies left, window `[alpha, beta]`, `ply` from
     /// the root, and whether a null move is allowed there.
     fn negamax(&mut self, depth: i32, alpha: Score, beta: Score, ply: usize, null_ok: bool) -> Score;
+    /// Makes the move `m` of the node at `ply` as the node's own loop does (the ordering hears of it, the child
+    /// learns whether it is in check): for a technique that searches some of the node's moves itself (ProbCut).
+    /// [`Search::unmake`] takes it back.
+    fn make_child(&mut self, m: <Self::G as GameTree>::Move, ply: usize);
+    /// Starts loading the table entry of the position `m` leads to (a hint that changes no result), before the
+    /// child of a node with `depth` plies left is made.
+    fn prefetch_child(&self, m: <Self::G as GameTree>::Move, depth: i32);
+    /// Searches the node at `ply` again without its move `excluded` (packed), `depth` plies left, window
+    /// `[alpha, beta]`: the singular extension's search. That search takes nothing from the table, makes no null
+    /// move and stores nothing; its principal variation is dropped.
+    fn search_excluding(&mut self, excluded: u16, depth: i32, alpha: Score, beta: Score, ply: usize) -> Score;
+    /// Stores `e` for `key` at `ply` in the transposition table, when the variant has one.
+    fn store(&self, key: u64, ply: usize, e: TtHit);
+    /// The depth of the root's current iteration.
+    fn root_depth(&self) -> i32;
     /// Whether the node functions run the two-sided form (whose line-level steps are from the first player's view).
     #[inline(always)]
     fn two_sided(&self) -> bool {
@@ -127,23 +144,86 @@ pub trait LeafPolicy: 'static {
     fn leaf<S: Search>(s: &mut S, alpha: Score, beta: Score, ply: usize) -> Score;
 }
 
-/// What a node knows when it considers passing: see [`NullPolicy::try_null`].
+/// A negamax node's static evaluation: the evaluator's (`raw`, what the table keeps), the one the pruning reads
+/// (`corrected` by the correction history when the variant has it) and the improving signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeEval {
+    /// The evaluator's score for the side to move (or the table's copy of it).
+    pub raw: Score,
+    /// `raw` corrected by the correction history (equal to `raw` without it).
+    pub corrected: Score,
+    /// Whether the static evaluation rose since two plies back ([`Improving`]).
+    pub improving: Improving,
+}
+
+impl NodeEval {
+    /// No static evaluation (in check, or a variant without the engine's additions).
+    pub const NONE: NodeEval = NodeEval { raw: -INFINITY, corrected: -INFINITY, improving: Improving::OFF };
+}
+
+/// What a hook of the negamax node sees of its node (Stockfish's locals of `search()`): the window, the depth
+/// and the distance from the root, the table's answer, the static evaluation, whether the side to move is in
+/// check, and the move a singular extension's search leaves out. The node fills it in as it learns each part
+/// (the table's hit after the probe, the static evaluation before the pruning, the depth after internal iterative
+/// reduction) and hands it to each hook; a hook that searches does it through [`Search`].
 #[derive(Debug, Clone, Copy)]
-pub struct NullNode {
+pub struct Node {
     /// Remaining depth.
     pub depth: i32,
-    /// The node's alpha (for observers).
+    /// The node's alpha (at the start of its moves).
     pub alpha: Score,
     /// The node's beta.
     pub beta: Score,
     /// Distance from the root.
     pub ply: usize,
-    /// False right after a null move (and at the root): two passes in a row prove nothing.
-    pub null_ok: bool,
     /// Whether the node has an open window (a PV node).
     pub pv_node: bool,
-    /// The static evaluation, `-INFINITY` when the variant computes none (the pure variants).
-    pub static_eval: Score,
+    /// Whether the side to move is in check (known only with the engine's additions: false without them).
+    pub in_check: bool,
+    /// False right after a null move (and at the root, and in a search without a move): two passes in a row
+    /// prove nothing.
+    pub null_ok: bool,
+    /// The position's hash key.
+    pub key: u64,
+    /// The transposition table's entry for the position, when there is one and the node may use it.
+    pub hit: Option<TtHit>,
+    /// The static evaluation ([`NodeEval::NONE`] in check or without the engine's additions).
+    pub eval: NodeEval,
+    /// The move a singular extension's search leaves out (packed, [`crate::GameTree::encode_move`]; 0 for
+    /// none).
+    pub excluded: u16,
+}
+
+impl Node {
+    /// A node before its table probe and static evaluation.
+    #[inline(always)]
+    pub fn new(depth: i32, alpha: Score, beta: Score, ply: usize, key: u64) -> Node {
+        Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node: beta - alpha > 1,
+            in_check: false,
+            null_ok: false,
+            key,
+            hit: None,
+            eval: NodeEval::NONE,
+            excluded: 0,
+        }
+    }
+
+    /// Whether the node is a singular extension's search without a move.
+    #[inline(always)]
+    pub fn excluding(&self) -> bool {
+        self.excluded != 0
+    }
+
+    /// The table's move (packed; 0 for none).
+    #[inline(always)]
+    pub fn hash_move(&self) -> u16 {
+        self.hit.map_or(0, |h| h.mv)
+    }
 }
 
 /// What a node tries before its moves.
@@ -151,7 +231,7 @@ pub trait NullPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
     /// `Some(score)` when the node is cut off without searching its moves.
-    fn try_null<S: Search>(s: &mut S, node: NullNode) -> Option<Score>;
+    fn try_null<S: Search>(s: &mut S, node: &Node) -> Option<Score>;
     /// Passes the turn and searches a zero window from the side to move's view: a negamax node's technique, that
     /// needs a window ([`Variant::CHECK`]).
     const NEGAMAX_WINDOW: bool = false;

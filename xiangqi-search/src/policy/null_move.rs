@@ -1,6 +1,6 @@
 //! What a node tries before its moves: nothing, or the spec's null-move pruning (`nmp`).
 
-use super::{Label, NodeKind, NullNode, NullPolicy, Observer, Search, Step};
+use super::{Label, Node, NodeKind, NullPolicy, Observer, Search, Step};
 use crate::game::{GameTree, Score};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use std::marker::PhantomData;
@@ -34,7 +34,7 @@ pub struct NoNull;
 impl NullPolicy for NoNull {
     const NAME: &'static str = "";
     #[inline(always)]
-    fn try_null<S: Search>(_: &mut S, _: NullNode) -> Option<Score> {
+    fn try_null<S: Search>(_: &mut S, _: &Node) -> Option<Score> {
         None
     }
 }
@@ -49,11 +49,11 @@ impl<const R: i32> NullPolicy for NullMove<R> {
     const NAME: &'static str = "nmp";
     const NEGAMAX_WINDOW: bool = true;
     #[inline(always)]
-    fn try_null<S: Search>(s: &mut S, n: NullNode) -> Option<Score> {
+    fn try_null<S: Search>(s: &mut S, n: &Node) -> Option<Score> {
         if n.depth < R + 1 {
             return None;
         }
-        let cut = null_search(s, n.depth - R - 1, &n).map(|_| n.beta);
+        let cut = null_search(s, n.depth - R - 1, n).map(|_| n.beta);
         if cut.is_some() {
             s.step(|s| {
                 Step::at(Label::NullCutoff, n.ply, n.depth, n.alpha, n.beta, s.game().first_player_to_move())
@@ -71,7 +71,7 @@ pub struct DynamicNull<P>(PhantomData<P>);
 impl<P: NullPolicy> NullPolicy for DynamicNull<P> {
     const NAME: &'static str = "dynamic";
     #[inline(always)]
-    fn try_null<S: Search>(s: &mut S, node: NullNode) -> Option<Score> {
+    fn try_null<S: Search>(s: &mut S, node: &Node) -> Option<Score> {
         if s.config().has(ID) {
             P::try_null(s, node)
         } else {
@@ -83,7 +83,7 @@ impl<P: NullPolicy> NullPolicy for DynamicNull<P> {
 /// The null-move search shared by [`NullMove`] and [`crate::VerifiedNullMove`]: `Some(score)` when passing at the
 /// node `n` and searching `child_depth` still fails high.
 #[inline(always)]
-pub(crate) fn null_search<S: Search>(s: &mut S, child_depth: i32, n: &NullNode) -> Option<Score> {
+pub(crate) fn null_search<S: Search>(s: &mut S, child_depth: i32, n: &Node) -> Option<Score> {
     let (beta, ply, null_ok) = (n.beta, n.ply, n.null_ok);
     if !null_ok || s.game().in_check() || !s.game().null_move_allowed() {
         return None;

@@ -34,13 +34,13 @@ pub struct Aspiration;
 impl Aspiration {
     /// The first window's half-width.
     pub const WINDOW: Param =
-        Param::new(ID, 0, "AspWindow", 40, 1, 500, 4.0, "Aspiration: the first window's half-width.");
+        Param::new(ID, 0, "AspWindow", 40, 1..=500, 4.0, "Aspiration: the first window's half-width.");
     /// The first iteration searched in a window.
     pub const MIN_DEPTH: Param =
-        Param::new(ID, 1, "AspMinDepth", 4, 1, 32, 0.5, "Aspiration: the first depth in a window.");
+        Param::new(ID, 1, "AspMinDepth", 4, 1..=32, 0.5, "Aspiration: the first depth in a window.");
     /// The width past which the window opens fully.
     pub const GIVE_UP: Param =
-        Param::new(ID, 2, "AspGiveUp", 1000, 50, 10000, 50.0, "Aspiration: the width past which the window opens.");
+        Param::new(ID, 2, "AspGiveUp", 1000, 50..=10000, 50.0, "Aspiration: the width past which the window opens.");
 
     /// The first window of the iteration at `depth` after one that scored `previous`, `None` for the full window
     /// (the technique off, too shallow, no previous score or a mate score); its half-width is the returned

@@ -2,6 +2,7 @@
 
 use crate::game::{Score, INFINITY, MATE_BOUND};
 use crate::params::{Param, Params};
+use crate::policy::Node;
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use crate::techniques::history_pruning::HistoryPruning;
 
@@ -37,13 +38,13 @@ pub struct Futility;
 impl Futility {
     /// The margin at depth 1.
     pub const MARGIN_1: Param =
-        Param::new(ID, 0, "FutilityMargin1", 200, 0, 1000, 10.0, "Futility: margin at depth 1.");
+        Param::new(ID, 0, "FutilityMargin1", 200, 0..=1000, 10.0, "Futility: margin at depth 1.");
     /// The margin at depth 2.
     pub const MARGIN_2: Param =
-        Param::new(ID, 1, "FutilityMargin2", 350, 0, 1500, 15.0, "Futility: margin at depth 2.");
+        Param::new(ID, 1, "FutilityMargin2", 350, 0..=1500, 15.0, "Futility: margin at depth 2.");
     /// The margin at depth 3.
     pub const MARGIN_3: Param =
-        Param::new(ID, 2, "FutilityMargin3", 500, 0, 2000, 20.0, "Futility: margin at depth 3.");
+        Param::new(ID, 2, "FutilityMargin3", 500, 0..=2000, 20.0, "Futility: margin at depth 3.");
     /// The deepest node it applies to (one margin per depth).
     pub const MAX_DEPTH: i32 = 3;
 
@@ -80,13 +81,20 @@ pub struct LateMovePruning;
 
 impl LateMovePruning {
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: Param = Param::new(ID, 5, "LmpMaxDepth", 6, 0, 16, 0.5, "Late move pruning: deepest node.");
+    pub const MAX_DEPTH: Param = Param::new(ID, 5, "LmpMaxDepth", 6, 0..=16, 0.5, "Late move pruning: deepest node.");
     /// The moves searched at any depth before late quiet moves are skipped.
     pub const BASE: Param =
-        Param::new(ID, 3, "LmpBase", 3, 0, 32, 0.5, "Late move pruning: moves searched at any depth.");
+        Param::new(ID, 3, "LmpBase", 3, 0..=32, 0.5, "Late move pruning: moves searched at any depth.");
     /// The moves searched per square of the depth, in hundredths.
-    pub const FACTOR: Param =
-        Param::new(ID, 4, "LmpFactor", 100, 10, 400, 8.0, "Late move pruning: moves per depth squared, in hundredths.");
+    pub const FACTOR: Param = Param::new(
+        ID,
+        4,
+        "LmpFactor",
+        100,
+        10..=400,
+        8.0,
+        "Late move pruning: moves per depth squared, in hundredths.",
+    );
 
     /// How many moves a node with `depth` plies left searches before skipping late quiet moves.
     #[inline(always)]
@@ -112,20 +120,12 @@ pub struct SkipRule {
 }
 
 impl SkipRule {
-    /// The rule of a node with `depth` plies left, window bound `alpha` and `static_eval`, with the parameters `p`:
+    /// The rule of the node `n` (its depth, alpha and corrected static evaluation), with the parameters `p`:
     /// nothing is skipped when the technique is off (`on`), at a PV node or in check.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        on: bool,
-        p: &Params,
-        depth: i32,
-        alpha: Score,
-        pv_node: bool,
-        in_check: bool,
-        static_eval: Score,
-    ) -> SkipRule {
-        let pruning = on && !pv_node && !in_check;
+    pub fn new(on: bool, p: &Params, n: &Node) -> SkipRule {
+        let (depth, static_eval, alpha) = (n.depth, n.eval.corrected, n.alpha);
+        let pruning = on && !n.pv_node && !n.in_check;
         let futility = (pruning && Futility::applies(p, depth, static_eval, alpha))
             .then(|| Futility::bound(p, depth, static_eval));
         let late_limit = if pruning { LateMovePruning::limit(p, depth) } else { usize::MAX };

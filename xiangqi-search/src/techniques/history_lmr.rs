@@ -30,7 +30,7 @@ pub struct HistoryReductions;
 impl HistoryReductions {
     /// History worth one ply of reduction.
     pub const DIVISOR: Param =
-        Param::new(ID, 0, "HlmrDivisor", 8192, 1024, 65536, 600.0, "History LMR: history worth one ply.");
+        Param::new(ID, 0, "HlmrDivisor", 8192, 1024..=65536, 600.0, "History LMR: history worth one ply.");
 
     /// The reduction `r` of a move whose statistics are `stats`, at a node with `depth` plies left, with the
     /// parameters `p`.

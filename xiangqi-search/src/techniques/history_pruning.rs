@@ -32,10 +32,11 @@ pub struct HistoryPruning;
 
 impl HistoryPruning {
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: Param = Param::new(ID, 0, "HistPruneMaxDepth", 3, 0, 8, 0.5, "History pruning: deepest node.");
+    pub const MAX_DEPTH: Param =
+        Param::new(ID, 0, "HistPruneMaxDepth", 3, 0..=8, 0.5, "History pruning: deepest node.");
     /// The statistics threshold per ply of depth.
     pub const MARGIN: Param =
-        Param::new(ID, 1, "HistPruneMargin", 48, 0, 4096, 8.0, "History pruning: statistics threshold per ply.");
+        Param::new(ID, 1, "HistPruneMargin", 48, 0..=4096, 8.0, "History pruning: statistics threshold per ply.");
 
     /// The statistics under which a quiet move is skipped at a node with `depth` plies left, with the parameters
     /// `p`; `None` when the node is too deep (the node's skip rule holds it:

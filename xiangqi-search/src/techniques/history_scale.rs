@@ -34,13 +34,13 @@ pub struct HistoryScale;
 impl HistoryScale {
     /// The bound of a history score.
     pub const BOUND: Param =
-        Param::new(ID, 0, "HistBound", 16384, 2048, 131072, 2000.0, "History scale: bound of a history score.");
+        Param::new(ID, 0, "HistBound", 16384, 2048..=131072, 2000.0, "History scale: bound of a history score.");
     /// The bonus per ply of depth.
     pub const BONUS_PER_PLY: Param =
-        Param::new(ID, 1, "HistBonusPerPly", 160, 16, 1024, 20.0, "History scale: bonus per ply of depth.");
+        Param::new(ID, 1, "HistBonusPerPly", 160, 16..=1024, 20.0, "History scale: bonus per ply of depth.");
     /// The largest bonus.
     pub const BONUS_MAX: Param =
-        Param::new(ID, 2, "HistBonusMax", 1600, 128, 8192, 150.0, "History scale: largest bonus.");
+        Param::new(ID, 2, "HistBonusMax", 1600, 128..=8192, 150.0, "History scale: largest bonus.");
 
     /// The scale as [`crate::history::OrderState`] applies it: `(bound, bonus per ply, largest bonus)`.
     pub fn scale(p: &Params) -> (i32, i32, i32) {

@@ -36,9 +36,9 @@ pub struct InternalIterativeReduction;
 
 impl InternalIterativeReduction {
     /// The shallowest node that is reduced.
-    pub const MIN_DEPTH: Param = Param::new(ID, 0, "IirMinDepth", 4, 2, 16, 0.5, "IIR: the shallowest node reduced.");
+    pub const MIN_DEPTH: Param = Param::new(ID, 0, "IirMinDepth", 4, 2..=16, 0.5, "IIR: the shallowest node reduced.");
     /// How many plies shallower.
-    pub const PLIES: Param = Param::new(ID, 1, "IirPlies", 1, 1, 3, 0.5, "IIR: plies of reduction.");
+    pub const PLIES: Param = Param::new(ID, 1, "IirPlies", 1, 1..=3, 0.5, "IIR: plies of reduction.");
 
     /// The node's hook: the depth to search a node with `depth` plies left and the table move `hash_move` (0 for
     /// none) to.

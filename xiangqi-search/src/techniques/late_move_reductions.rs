@@ -5,7 +5,7 @@
 use crate::config::VariantConfig;
 use crate::game::Score;
 use crate::params::{Param, Params};
-use crate::policy::{ChildNode, NodeKind, Observer, Search};
+use crate::policy::{ChildNode, Node, NodeKind, Observer, Search};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -101,14 +101,14 @@ pub struct LateMoveReductions;
 impl LateMoveReductions {
     /// The shallowest node that reduces.
     pub const MIN_DEPTH: Param =
-        Param::new(ID, 0, "LmrMinDepth", 3, 1, 16, 0.5, "LMR: the shallowest node that reduces.");
+        Param::new(ID, 0, "LmrMinDepth", 3, 1..=16, 0.5, "LMR: the shallowest node that reduces.");
     /// The first move (counted from 0) that may be reduced.
-    pub const MIN_INDEX: Param = Param::new(ID, 1, "LmrMinIndex", 3, 1, 32, 0.5, "LMR: the first move reduced.");
+    pub const MIN_INDEX: Param = Param::new(ID, 1, "LmrMinIndex", 3, 1..=32, 0.5, "LMR: the first move reduced.");
     /// The reduction's constant term, in hundredths of a ply.
-    pub const BASE: Param = Param::new(ID, 2, "LmrBase", 50, -200, 300, 10.0, "LMR: constant term, in hundredths.");
+    pub const BASE: Param = Param::new(ID, 2, "LmrBase", 50, -200..=300, 10.0, "LMR: constant term, in hundredths.");
     /// The divisor of the product of logarithms, in hundredths.
     pub const DIVISOR: Param =
-        Param::new(ID, 3, "LmrDivisor", 225, 50, 800, 12.0, "LMR: log product divisor, in hundredths.");
+        Param::new(ID, 3, "LmrDivisor", 225, 50..=800, 12.0, "LMR: log product divisor, in hundredths.");
 
     /// Whether the `index`-th move at a node with `depth` plies left is reduced (with `table`'s first depth and
     /// first move).
@@ -117,22 +117,19 @@ impl LateMoveReductions {
         depth >= table.min_depth && index >= table.min_index && quiet && !gives_check && !in_check
     }
 
-    /// The node's reduce hook: the reduction of the `index`-th move, 0 when the technique is off or the move is not
-    /// reduced.
+    /// The node's reduce hook: the reduction of the `index`-th move of the node `n`, 0 when the technique is off
+    /// or the move is not reduced.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub fn reduction(
         config: &VariantConfig,
         table: &LmrTable,
-        depth: i32,
+        n: &Node,
         index: usize,
         quiet: bool,
         gives_check: bool,
-        in_check: bool,
-        pv_node: bool,
     ) -> i32 {
-        if config.has(ID) && Self::reduces(table, depth, index, quiet, gives_check, in_check) {
-            table.get(depth, index, pv_node)
+        if config.has(ID) && Self::reduces(table, n.depth, index, quiet, gives_check, n.in_check) {
+            table.get(n.depth, index, n.pv_node)
         } else {
             0
         }

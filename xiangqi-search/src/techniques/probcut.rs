@@ -1,7 +1,9 @@
 //! ProbCut: a capture that beats beta by a margin in a shallower search cuts the node off.
 
-use crate::game::{Score, MATE_BOUND};
+use crate::game::{FastPaths, GameTree, Score, MATE_BOUND};
+use crate::movepick::MovePicker;
 use crate::params::{Param, Params};
+use crate::policy::{Additions, Node, NodeKind, Observer, Search, Variant};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use crate::techniques::improving::Improving;
 use crate::tt::{Bound, TtHit};
@@ -64,15 +66,15 @@ pub struct ProbCut;
 
 impl ProbCut {
     /// The ProbCut bound's margin above beta.
-    pub const MARGIN: Param = Param::new(ID, 0, "ProbCutMargin", 180, 0, 1000, 10.0, "ProbCut: margin above beta.");
+    pub const MARGIN: Param = Param::new(ID, 0, "ProbCutMargin", 180, 0..=1000, 10.0, "ProbCut: margin above beta.");
     /// How much smaller the margin is at an improving node.
     pub const IMPROVING_MARGIN: Param =
-        Param::new(ID, 1, "ProbCutImproving", 50, 0, 400, 5.0, "ProbCut: smaller margin at an improving node.");
+        Param::new(ID, 1, "ProbCutImproving", 50, 0..=400, 5.0, "ProbCut: smaller margin at an improving node.");
     /// The shallowest node that tries it.
-    pub const MIN_DEPTH: Param = Param::new(ID, 2, "ProbCutMinDepth", 5, 2, 16, 0.5, "ProbCut: shallowest node.");
+    pub const MIN_DEPTH: Param = Param::new(ID, 2, "ProbCutMinDepth", 5, 2..=16, 0.5, "ProbCut: shallowest node.");
     /// The table cut's margin above beta.
     pub const TABLE_MARGIN: Param =
-        Param::new(ID, 3, "ProbCutTableMargin", 400, 0, 2000, 20.0, "ProbCut: the table cut's margin above beta.");
+        Param::new(ID, 3, "ProbCutTableMargin", 400, 0..=2000, 20.0, "ProbCut: the table cut's margin above beta.");
     /// How many plies shallower than the node the captures are searched (their children's depth is
     /// `depth - REDUCTION`).
     pub const REDUCTION: i32 = 4;
@@ -86,30 +88,18 @@ impl ProbCut {
         beta + p.get(Self::MARGIN) - if improving == Improving::Yes { p.get(Self::IMPROVING_MARGIN) } else { 0 }
     }
 
-    /// Whether a node with `depth` plies left, not in check, at a zero window (not `pv_node`), `ply` from the
-    /// root and not `excluding` a move, tries its captures against `probcut_beta`, given its `beta` and the
-    /// table's `hit`.
+    /// Whether the node `n` (its `beta`, depth, check, window, the table's hit) tries its captures against
+    /// `probcut_beta`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn tries(
-        p: &Params,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-        in_check: bool,
-        excluding: bool,
-        beta: Score,
-        probcut_beta: Score,
-        hit: Option<&TtHit>,
-    ) -> bool {
-        !pv_node
-            && !in_check
-            && !excluding
-            && ply > 0
-            && depth >= p.get(Self::MIN_DEPTH)
-            && beta.abs() < MATE_BOUND
+    pub fn tries(p: &Params, n: &Node, probcut_beta: Score) -> bool {
+        !n.pv_node
+            && !n.in_check
+            && !n.excluding()
+            && n.ply > 0
+            && n.depth >= p.get(Self::MIN_DEPTH)
+            && n.beta.abs() < MATE_BOUND
             && probcut_beta < MATE_BOUND
-            && !hit.is_some_and(|h| h.depth >= depth - Self::TABLE_DEPTH && h.score < probcut_beta)
+            && !n.hit.is_some_and(|h| h.depth >= n.depth - Self::TABLE_DEPTH && h.score < probcut_beta)
     }
 
     /// `Some(value)` when the table's `hit` cuts a zero-window node with `depth` plies left and `beta` off (see
@@ -124,6 +114,64 @@ impl ProbCut {
             && hit.score.abs() < MATE_BOUND
             && beta.abs() < MATE_BOUND;
         cuts.then_some(bound)
+    }
+
+    /// The node's hook, when the variant has it: `Some(value)` when the node `n` is cut off (a zero-window node,
+    /// not the root, not a search without a move).
+    #[inline(always)]
+    pub fn hook<S: Search>(s: &mut S, n: &Node) -> Option<Score> {
+        if !(<S::V as Variant>::Additions::ENABLED && s.config().has(ID)) || n.pv_node || n.excluding() || n.ply == 0 {
+            return None;
+        }
+        Self::cut(s, n)
+    }
+
+    /// The table cut, then the captures' shallow searches: each capture whose exchange alone lifts the static
+    /// evaluation to the ProbCut bound, best victim first, is made and searched by quiescence, then (when that
+    /// beats the bound) `REDUCTION` plies shallower, both with the zero window at the bound.
+    #[inline(never)]
+    fn cut<S: Search>(s: &mut S, n: &Node) -> Option<Score> {
+        if let Some(value) = n.hit.and_then(|h| Self::table_cut(s.params(), n.depth, false, n.beta, &h)) {
+            s.stats().bump(TABLE_CUTS);
+            return Some(value);
+        }
+        let probcut_beta = Self::beta(s.params(), n.beta, n.eval.improving);
+        if !Self::tries(s.params(), n, probcut_beta) {
+            return None;
+        }
+        let threshold = probcut_beta - n.eval.corrected;
+        let mut picker = MovePicker::new();
+        s.game().generate_captures_unchecked(picker.moves_mut());
+        let game = s.game();
+        picker.set_keys(|m| game.capture_key(m));
+        let (child, shallow) = (n.ply + 1, n.depth - Self::REDUCTION);
+        while let Some(m) = picker.next() {
+            if !s.game().see_ge(m, threshold) || !s.game().is_legal_capture(m) {
+                continue;
+            }
+            s.observer().edge(n.ply, Some(m));
+            s.prefetch_child(m, n.depth);
+            s.make_child(m, n.ply);
+            // A quiescence search first (the child at depth 0), then the shallow search, both at the bound.
+            s.observer().enter(child, -probcut_beta, -probcut_beta + 1, 0, NodeKind::ZeroWindow);
+            let mut value = -s.negamax(0, -probcut_beta, -probcut_beta + 1, child, true);
+            if value >= probcut_beta && !s.stopped() {
+                s.observer().enter(child, -probcut_beta, -probcut_beta + 1, shallow, NodeKind::ZeroWindow);
+                value = -s.negamax(shallow, -probcut_beta, -probcut_beta + 1, child, true);
+            }
+            s.unmake();
+            if s.stopped() {
+                return Some(0);
+            }
+            if value >= probcut_beta {
+                s.stats().bump(CUTS);
+                let mv = <S::G as GameTree>::encode_move(m);
+                let depth = n.depth - Self::TABLE_DEPTH;
+                s.store(n.key, n.ply, TtHit { mv, score: value, eval: n.eval.raw, depth, bound: Bound::Lower });
+                return Some(Self::value(value, probcut_beta, n.beta));
+            }
+        }
+        None
     }
 
     /// What the node returns when a capture's shallow search gave `value` at or above `probcut_beta`: the value
@@ -158,17 +206,24 @@ mod tests {
         assert_eq!(ProbCut::beta(&p, 10, Improving::Yes), 10 + margin - improving_margin);
         let d = p.get(ProbCut::MIN_DEPTH);
         let pb = 10 + margin;
-        assert!(ProbCut::tries(&p, d, 3, false, false, false, 10, pb, None));
-        assert!(!ProbCut::tries(&p, d - 1, 3, false, false, false, 10, pb, None));
-        assert!(!ProbCut::tries(&p, d, 3, true, false, false, 10, pb, None));
-        assert!(!ProbCut::tries(&p, d, 3, false, true, false, 10, pb, None));
-        assert!(!ProbCut::tries(&p, d, 3, false, false, true, 10, pb, None));
-        assert!(!ProbCut::tries(&p, d, 0, false, false, false, 10, pb, None));
-        assert!(!ProbCut::tries(&p, d, 3, false, false, false, MATE_BOUND, MATE_BOUND + margin, None));
+        // A zero-window node at `ply` 3, `d` plies deep, beta 10, changed by `f`.
+        let node = |f: &dyn Fn(&mut Node)| {
+            let mut n = Node::new(d, 9, 10, 3, 0);
+            f(&mut n);
+            n
+        };
+        let tries = |f: &dyn Fn(&mut Node), probcut_beta| ProbCut::tries(&p, &node(f), probcut_beta);
+        assert!(tries(&|_| {}, pb));
+        assert!(!tries(&|n| n.depth = d - 1, pb));
+        assert!(!tries(&|n| n.pv_node = true, pb));
+        assert!(!tries(&|n| n.in_check = true, pb));
+        assert!(!tries(&|n| n.excluded = 1, pb));
+        assert!(!tries(&|n| n.ply = 0, pb));
+        assert!(!tries(&|n| n.beta = MATE_BOUND, MATE_BOUND + margin));
         // The table says the captures would not reach the bound: not tried; a shallower entry says nothing.
-        assert!(!ProbCut::tries(&p, d, 3, false, false, false, 10, pb, Some(&hit(pb - 1, d - 3, Bound::Lower))));
-        assert!(ProbCut::tries(&p, d, 3, false, false, false, 10, pb, Some(&hit(pb - 1, d - 4, Bound::Exact))));
-        assert!(ProbCut::tries(&p, d, 3, false, false, false, 10, pb, Some(&hit(pb, d, Bound::Upper))));
+        assert!(!tries(&|n| n.hit = Some(hit(pb - 1, d - 3, Bound::Lower)), pb));
+        assert!(tries(&|n| n.hit = Some(hit(pb - 1, d - 4, Bound::Exact)), pb));
+        assert!(tries(&|n| n.hit = Some(hit(pb, d, Bound::Upper)), pb));
         // The table cut.
         let t = p.get(ProbCut::TABLE_MARGIN);
         assert_eq!(ProbCut::table_cut(&p, 8, false, 10, &hit(10 + t, 5, Bound::Lower)), Some(10 + t));

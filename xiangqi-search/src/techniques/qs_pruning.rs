@@ -45,7 +45,7 @@ impl QsPruning {
 
     /// Captures keyed below this are skipped (0: the losing ones).
     pub const THRESHOLD: Param =
-        Param::new(ID, 0, "QsPruneThreshold", 0, -64, 64, 4.0, "Quiescence: captures keyed below this are skipped.");
+        Param::new(ID, 0, "QsPruneThreshold", 0, -64..=64, 4.0, "Quiescence: captures keyed below this are skipped.");
 
     /// Whether a capture keyed `key` (see [`crate::GameTree::capture_key`]) is skipped, with `threshold` the
     /// value of [`QsPruning::THRESHOLD`].

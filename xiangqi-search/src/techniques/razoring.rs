@@ -33,9 +33,9 @@ pub struct Razoring;
 
 impl Razoring {
     /// Margin per ply of depth.
-    pub const MARGIN: Param = Param::new(ID, 0, "RazorMargin", 350, 0, 1000, 20.0, "Razoring: margin per ply.");
+    pub const MARGIN: Param = Param::new(ID, 0, "RazorMargin", 350, 0..=1000, 20.0, "Razoring: margin per ply.");
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: Param = Param::new(ID, 1, "RazorMaxDepth", 2, 0, 8, 0.5, "Razoring: deepest node.");
+    pub const MAX_DEPTH: Param = Param::new(ID, 1, "RazorMaxDepth", 2, 0..=8, 0.5, "Razoring: deepest node.");
 
     /// Whether a node with `depth` plies left and `static_eval` tries the quiescence probe against `alpha`.
     #[inline(always)]

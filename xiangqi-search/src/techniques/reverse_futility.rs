@@ -34,9 +34,9 @@ pub struct ReverseFutility;
 
 impl ReverseFutility {
     /// Margin per ply of depth.
-    pub const MARGIN: Param = Param::new(ID, 0, "RfpMargin", 120, 0, 600, 8.0, "Reverse futility: margin per ply.");
+    pub const MARGIN: Param = Param::new(ID, 0, "RfpMargin", 120, 0..=600, 8.0, "Reverse futility: margin per ply.");
     /// The deepest node it applies to.
-    pub const MAX_DEPTH: Param = Param::new(ID, 1, "RfpMaxDepth", 6, 0, 16, 0.5, "Reverse futility: deepest node.");
+    pub const MAX_DEPTH: Param = Param::new(ID, 1, "RfpMaxDepth", 6, 0..=16, 0.5, "Reverse futility: deepest node.");
 
     /// Whether a node with `depth` plies left and `static_eval` is cut off against `beta`.
     #[inline(always)]

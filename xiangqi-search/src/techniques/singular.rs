@@ -1,7 +1,8 @@
 //! Singular extension, with multi-cut and negative extensions.
 
-use crate::game::{Score, MATE_BOUND};
+use crate::game::{FastPaths, Score, MATE_BOUND};
 use crate::params::{Param, Params};
+use crate::policy::{Additions, Node, Search, Variant};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 use crate::tt::{Bound, TtHit};
 
@@ -57,13 +58,13 @@ pub enum Singular {
 impl SingularExtension {
     /// The shallowest node that tests its table move.
     pub const MIN_DEPTH: Param =
-        Param::new(ID, 0, "SingularMinDepth", 8, 4, 16, 0.5, "Singular extension: the shallowest node tested.");
+        Param::new(ID, 0, "SingularMinDepth", 8, 4..=16, 0.5, "Singular extension: the shallowest node tested.");
     /// The singular bound's margin under the table's score, per ply of depth.
     pub const MARGIN: Param =
-        Param::new(ID, 1, "SingularMargin", 2, 0, 32, 0.5, "Singular extension: bound's margin per ply.");
+        Param::new(ID, 1, "SingularMargin", 2, 0..=32, 0.5, "Singular extension: bound's margin per ply.");
     /// How much further below the bound the other moves must fail for a double extension.
     pub const DOUBLE_MARGIN: Param =
-        Param::new(ID, 2, "SingularDoubleMargin", 20, 0, 400, 4.0, "Singular extension: double extension margin.");
+        Param::new(ID, 2, "SingularDoubleMargin", 20, 0..=400, 4.0, "Singular extension: double extension margin.");
 
     /// Whether a node with `depth` plies left, `ply` from the root of an iteration to `root_depth`, tests the
     /// table's `hit` (parameters `p`).
@@ -83,6 +84,29 @@ impl SingularExtension {
     #[inline(always)]
     pub fn bound_and_depth(p: &Params, hit: &TtHit, depth: i32) -> (Score, i32) {
         (hit.score - p.get(Self::MARGIN) * depth, (depth - 1) / 2)
+    }
+
+    /// The node's hook, when the variant has it and the node `n` qualifies ([`SingularExtension::tests`]): the
+    /// search without the table move, and how much deeper the table move is searched, or the multi-cut's value.
+    #[inline(always)]
+    pub fn hook<S: Search>(s: &mut S, n: &Node) -> Singular {
+        let Some(hit) = n.hit.filter(|_| <S::V as Variant>::Additions::ENABLED && s.config().has(ID)) else {
+            return Singular::Extend(0);
+        };
+        if !Self::tests(s.params(), n.depth, n.ply, s.root_depth(), &hit, n.excluding())
+            || s.game().decode_legal(hit.mv).is_none()
+        {
+            return Singular::Extend(0);
+        }
+        let (singular_beta, singular_depth) = Self::bound_and_depth(s.params(), &hit, n.depth);
+        let value = s.search_excluding(hit.mv, singular_depth, singular_beta - 1, singular_beta, n.ply);
+        let verdict = Self::verdict(s.params(), value, singular_beta, n.beta, hit.score, n.pv_node);
+        match verdict {
+            Singular::Extend(plies) if plies > 0 => s.stats().bump(EXTENSIONS),
+            Singular::MultiCut(_) => s.stats().bump(MULTI_CUTS),
+            _ => {}
+        }
+        verdict
     }
 
     /// The verdict, from the search without the table move's `value`, the singular bound, the node's `beta`, the

@@ -3,7 +3,7 @@
 use crate::game::{Score, MATE_BOUND};
 use crate::params::Param;
 use crate::policy::null_move::{null_search, CUTOFFS};
-use crate::policy::{NodeKind, NullMove, NullNode, NullPolicy, Observer, Search};
+use crate::policy::{Node, NodeKind, NullMove, NullPolicy, Observer, Search};
 use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -40,38 +40,37 @@ pub struct VerifiedNullMove;
 
 impl VerifiedNullMove {
     /// The shallowest node that tries it.
-    pub const MIN_DEPTH: Param = Param::new(ID, 0, "NullMinDepth", 2, 1, 8, 0.5, "Null move: shallowest node.");
+    pub const MIN_DEPTH: Param = Param::new(ID, 0, "NullMinDepth", 2, 1..=8, 0.5, "Null move: shallowest node.");
     /// The reduction at depth 0.
     pub const BASE_REDUCTION: Param =
-        Param::new(ID, 1, "NullBaseReduction", 3, 1, 8, 0.5, "Null move: the reduction at depth 0.");
+        Param::new(ID, 1, "NullBaseReduction", 3, 1..=8, 0.5, "Null move: the reduction at depth 0.");
     /// One more ply of reduction every this many plies of depth.
     pub const DEPTH_PER_REDUCTION: Param = Param::new(
         ID,
         2,
         "NullDepthPerReduction",
         4,
-        1,
-        16,
+        1..=16,
         0.5,
         "Null move: plies of depth per extra ply of reduction.",
     );
     /// The depth from which a cutoff is verified.
     pub const VERIFY_DEPTH: Param =
-        Param::new(ID, 3, "NullVerifyDepth", 10, 2, 64, 1.0, "Null move: the depth from which cutoffs are verified.");
+        Param::new(ID, 3, "NullVerifyDepth", 10, 2..=64, 1.0, "Null move: the depth from which cutoffs are verified.");
 }
 
 impl NullPolicy for VerifiedNullMove {
     const NAME: &'static str = "nmp";
     const NEGAMAX_WINDOW: bool = true;
     #[inline(always)]
-    fn try_null<S: Search>(s: &mut S, n: NullNode) -> Option<Score> {
+    fn try_null<S: Search>(s: &mut S, n: &Node) -> Option<Score> {
         let p = s.params();
-        if n.pv_node || n.depth < p.get(Self::MIN_DEPTH) || n.static_eval < n.beta || n.beta.abs() >= MATE_BOUND {
+        if n.pv_node || n.depth < p.get(Self::MIN_DEPTH) || n.eval.corrected < n.beta || n.beta.abs() >= MATE_BOUND {
             return None;
         }
         let (r, verify_depth) =
             (p.get(Self::BASE_REDUCTION) + n.depth / p.get(Self::DEPTH_PER_REDUCTION), p.get(Self::VERIFY_DEPTH));
-        let score = null_search(s, (n.depth - r - 1).max(0), &n)?;
+        let score = null_search(s, (n.depth - r - 1).max(0), n)?;
         let score = if score >= MATE_BOUND { n.beta } else { score };
         if n.depth < verify_depth {
             return Some(score);
@@ -97,7 +96,7 @@ pub struct ChosenNull;
 impl NullPolicy for ChosenNull {
     const NAME: &'static str = "nmp";
     #[inline(always)]
-    fn try_null<S: Search>(s: &mut S, node: NullNode) -> Option<Score> {
+    fn try_null<S: Search>(s: &mut S, node: &Node) -> Option<Score> {
         if s.config().has(ID) {
             VerifiedNullMove::try_null(s, node)
         } else {
