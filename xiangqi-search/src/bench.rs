@@ -5,7 +5,7 @@
 use crate::config::VariantConfig;
 use crate::game::Evaluator;
 use crate::limits::Limits;
-use crate::params::Params;
+use crate::registry::Params;
 use crate::{EngineError, SearchEngine};
 use std::time::{Duration, Instant};
 use xiangqi_core::Position;

@@ -78,13 +78,13 @@ impl FormKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VariantConfig {
     form: FormKind,
-    on: u32,
+    on: u64,
     engine: bool,
 }
 
 impl VariantConfig {
     /// A variant the parser has checked.
-    pub(crate) const fn checked(form: FormKind, on: u32, engine: bool) -> VariantConfig {
+    pub(crate) const fn checked(form: FormKind, on: u64, engine: bool) -> VariantConfig {
         VariantConfig { form, on, engine }
     }
 
@@ -106,7 +106,7 @@ impl VariantConfig {
     }
 
     /// The set of techniques switched on, one bit per place in [`crate::techniques::TECHNIQUES`].
-    pub(crate) const fn bits(&self) -> u32 {
+    pub(crate) const fn bits(&self) -> u64 {
         self.on
     }
 }

@@ -4,14 +4,14 @@
 //! fail-hard), negamax (with and without alpha-beta, fail-soft and fail-hard), null-move pruning, principal
 //! variation search and quiescence, are each a small policy type ([`policy`]). A variant is a type composed of one
 //! policy per slot ([`Compose`]), and the node function is generic over it: a technique that is off costs nothing
-//! at run time. The playing engine's techniques (transposition table, the game's rules, check extension, reverse
-//! futility, razoring, futility and late move pruning, late move reductions at the negamax node's hooks; aspiration
-//! windows at the root; quiescence pruning in quiescence; the verified null move in the null-move slot; mate distance
-//! pruning, addable but not part of the engine) live one file each in [`techniques`], with their parameters and
-//! sources, and are compiled in with [`EngineAdditions`].
+//! at run time. The playing engine's techniques (the transposition table, the game's rules, extensions, pruning and
+//! reductions at the negamax node's hooks, aspiration windows and time management at the root, quiescence pruning in
+//! quiescence, the verified null move in the null-move slot, the histories of move ordering) live one file each in
+//! [`techniques`], with their parameters and sources (the table there lists them, checked against the registry by a
+//! test), and are compiled in with [`EngineAdditions`].
 //!
 //! One list, the registry ([`techniques::TECHNIQUES`]), names every technique: its name in a variant string, what
-//! it needs, whether the engine has it, its statistics counters. A variant chosen at run time is a
+//! it needs, whether the engine has it, its statistics counters, its tunable parameters. A variant chosen at run time is a
 //! [`VariantConfig`] parsed from text (e.g. `negamax-ab+pvs+qs`, `pvs+tt`, `engine+no-lmr`), checked against the
 //! registry; it runs any combination, on compositions of the `Dynamic` policies that read it at run time and visit
 //! the same nodes. Named presets ([`Minimax`], [`AlphaBeta`], [`Pvs`], ..., [`Engine`]) are fixed compositions.

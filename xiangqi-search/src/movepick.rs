@@ -7,8 +7,7 @@
 use crate::config::VariantConfig;
 use crate::game::{FastPaths, GenType, MoveBuf, Score};
 use crate::history::OrderState;
-use crate::params::Params;
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Group, Params, Reach, Technique, TechniqueId};
 use crate::techniques::capture_history::{self, CaptureHistory};
 use crate::techniques::history_scale::{self, HistoryScale};
 use crate::techniques::{continuation_history, correction_history};
@@ -189,6 +188,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[],
+    params: &[],
 };
 
 /// Ordering's place in the registry.

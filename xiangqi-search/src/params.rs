@@ -1,8 +1,9 @@
 //! Tunable search parameters: each number of a technique that a tuner may change is a [`Param`] declared in the
-//! technique's own file (its name, default, range and SPSA step), [`PARAMS`] lists them all, and [`Params`] holds
-//! one value for each: the searcher keeps a copy and a technique reads its number with one indexed load
-//! (`s.params().get(Razoring::MARGIN)`), no lock, no atomic, no dynamic dispatch. Tables built from the numbers
-//! (the late move reductions' [`crate::LmrTable`]) are rebuilt when the searcher is given its parameters.
+//! technique's own file (its name, default, range and SPSA step) and listed in its registry entry, [`PARAMS`]
+//! gathers them from the entries, and [`Params`] holds one value for each: the searcher keeps a copy and a
+//! technique reads its number with one indexed load (`s.params().get(Razoring::MARGIN)`), no lock, no atomic, no
+//! dynamic dispatch. Tables built from the numbers (the late move reductions' [`crate::LmrTable`]) are rebuilt when
+//! the searcher is given its parameters.
 //!
 //! [`Params::default`] holds the compiled defaults, so a search without a parameter file visits exactly the nodes
 //! it visited before the numbers were tunable. A parameter file ([`Params::parse`], [`Params::load`]) has one
@@ -25,127 +26,40 @@
 //! assert!(PARAMS.iter().any(|q| q.name == "LmrDivisor"));
 //! ```
 
-use crate::registry::{TechniqueId, MAX_TECHNIQUES};
-use crate::techniques::{
-    aspiration::Aspiration,
-    futility::{Futility, LateMovePruning},
-    history_lmr::HistoryReductions,
-    history_pruning::HistoryPruning,
-    history_scale::HistoryScale,
-    iir::InternalIterativeReduction,
-    late_move_reductions::LateMoveReductions,
-    probcut::ProbCut,
-    qs_pruning::QsPruning,
-    razoring::Razoring,
-    reverse_futility::ReverseFutility,
-    singular::SingularExtension,
-    verified_null::VerifiedNullMove,
-};
-use xiangqi_core::evaluation::{OptionDecl, OptionKind};
-
-/// How many parameters one technique may own.
-pub const PARAMS_PER_TECHNIQUE: usize = 8;
-
-/// The slots of a [`Params`]: one per parameter each technique may own.
-pub const PARAM_SLOTS: usize = MAX_TECHNIQUES * PARAMS_PER_TECHNIQUE;
+use crate::registry::TechniqueId;
+pub use crate::registry::{Param, Params, PARAMS_PER_TECHNIQUE, PARAM_SLOTS};
+use crate::techniques::TECHNIQUES;
 
 /// fishtest's `r_end` for every parameter: the learning rate at the last iteration, `a_end / c_end^2`.
 pub const R_END: f64 = 0.002;
 
-/// A tunable number of a technique: its name (a UCI option and a key of a parameter file), its compiled default,
-/// its range, and the SPSA perturbation at the last iteration (`c_end`, fishtest's step).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Param {
-    /// The name, such as `RazorMargin`: the UCI option and the parameter file's key.
-    pub name: &'static str,
-    /// The compiled value.
-    pub default: i32,
-    /// The smallest value allowed.
-    pub min: i32,
-    /// The largest value allowed.
-    pub max: i32,
-    /// SPSA's perturbation at the last iteration (fishtest's `c_end`).
-    pub c_end: f64,
-    /// What it sets.
-    pub doc: &'static str,
-    slot: u16,
-}
-
-impl Param {
-    /// The `k`-th parameter (from 0) of the technique `owner`, with its compiled `default` and `range`; its slot
-    /// in [`Params`] follows from `owner` and `k`, as a counter's does.
-    pub const fn new(
-        owner: TechniqueId,
-        k: usize,
-        name: &'static str,
-        default: i32,
-        range: std::ops::RangeInclusive<i32>,
-        c_end: f64,
-        doc: &'static str,
-    ) -> Param {
-        let (min, max) = (*range.start(), *range.end());
-        assert!(k < PARAMS_PER_TECHNIQUE, "a technique owns at most PARAMS_PER_TECHNIQUE parameters");
-        assert!(min <= default && default <= max, "a parameter's default lies in its range");
-        Param { name, default, min, max, c_end, doc, slot: (owner.index() * PARAMS_PER_TECHNIQUE + k) as u16 }
+/// How many parameters the techniques declare.
+const COUNT: usize = {
+    let (mut n, mut i) = (0, 0);
+    while i < TECHNIQUES.len() {
+        n += TECHNIQUES[i].params.len();
+        i += 1;
     }
+    n
+};
 
-    /// Its slot in [`Params`].
-    #[inline(always)]
-    pub const fn slot(&self) -> usize {
-        self.slot as usize
-    }
-
-    /// Its UCI option: a spin from `min` to `max` with the compiled default.
-    pub const fn option(&self) -> OptionDecl {
-        OptionDecl {
-            name: self.name,
-            ucci: None,
-            kind: OptionKind::Spin { default: self.default as i64, min: self.min as i64, max: self.max as i64 },
-            doc: self.doc,
+/// Every tunable parameter, technique by technique in the order of [`TECHNIQUES`]: each entry's
+/// [`crate::registry::Technique::params`], gathered (no second list).
+pub const PARAMS: &[&Param] = &{
+    const NONE: Param = Param::new(TechniqueId::new(0), 0, "", 0, 0..=0, 1.0, "");
+    let mut out = [&NONE; COUNT];
+    let (mut n, mut i) = (0, 0);
+    while i < TECHNIQUES.len() {
+        let mut k = 0;
+        while k < TECHNIQUES[i].params.len() {
+            out[n] = &TECHNIQUES[i].params[k];
+            n += 1;
+            k += 1;
         }
+        i += 1;
     }
-}
-
-/// Every tunable parameter, technique by technique in the order of [`crate::techniques::TECHNIQUES`].
-pub const PARAMS: &[&Param] = &[
-    &LateMoveReductions::BASE,
-    &LateMoveReductions::DIVISOR,
-    &LateMoveReductions::MIN_DEPTH,
-    &LateMoveReductions::MIN_INDEX,
-    &Futility::MARGIN_1,
-    &Futility::MARGIN_2,
-    &Futility::MARGIN_3,
-    &LateMovePruning::BASE,
-    &LateMovePruning::FACTOR,
-    &LateMovePruning::MAX_DEPTH,
-    &ReverseFutility::MARGIN,
-    &ReverseFutility::MAX_DEPTH,
-    &Razoring::MARGIN,
-    &Razoring::MAX_DEPTH,
-    &Aspiration::WINDOW,
-    &Aspiration::MIN_DEPTH,
-    &Aspiration::GIVE_UP,
-    &QsPruning::THRESHOLD,
-    &VerifiedNullMove::MIN_DEPTH,
-    &VerifiedNullMove::BASE_REDUCTION,
-    &VerifiedNullMove::DEPTH_PER_REDUCTION,
-    &VerifiedNullMove::VERIFY_DEPTH,
-    &HistoryReductions::DIVISOR,
-    &HistoryPruning::MAX_DEPTH,
-    &HistoryPruning::MARGIN,
-    &InternalIterativeReduction::MIN_DEPTH,
-    &InternalIterativeReduction::PLIES,
-    &SingularExtension::MIN_DEPTH,
-    &SingularExtension::MARGIN,
-    &SingularExtension::DOUBLE_MARGIN,
-    &ProbCut::MARGIN,
-    &ProbCut::IMPROVING_MARGIN,
-    &ProbCut::MIN_DEPTH,
-    &ProbCut::TABLE_MARGIN,
-    &HistoryScale::BOUND,
-    &HistoryScale::BONUS_PER_PLY,
-    &HistoryScale::BONUS_MAX,
-];
+    out
+};
 
 /// The parameter named `name` (without regard to case).
 pub fn find(name: &str) -> Option<&'static Param> {
@@ -204,11 +118,6 @@ pub enum ParamError {
     },
 }
 
-/// One value for each parameter of [`PARAMS`], read by the techniques with [`Params::get`]. The default is every
-/// parameter's compiled value.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Params([i32; PARAM_SLOTS]);
-
 /// Every parameter at its compiled value.
 pub const DEFAULTS: Params = {
     let mut v = [0; PARAM_SLOTS];
@@ -233,12 +142,6 @@ impl std::fmt::Debug for Params {
 }
 
 impl Params {
-    /// The value of `p`: one load from a fixed slot.
-    #[inline(always)]
-    pub fn get(&self, p: Param) -> i32 {
-        self.0[p.slot()]
-    }
-
     /// Sets the parameter named `name` (any case) to `value`, checked against its range; on an error nothing
     /// changes.
     ///
@@ -326,6 +229,9 @@ impl Params {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::techniques::{
+        late_move_reductions::LateMoveReductions, razoring::Razoring, reverse_futility::ReverseFutility,
+    };
 
     #[test]
     fn declarations_are_unique_and_in_range() {

@@ -1,5 +1,5 @@
-//! What the registry of techniques knows of one technique: [`Technique`], its statistics [`Counter`]s and its
-//! place ([`TechniqueId`]). Each technique's file declares its own entry; the list of entries is
+//! What the registry of techniques knows of one technique: [`Technique`], its statistics [`Counter`]s, its tunable
+//! [`Param`]s and its place ([`TechniqueId`]); and [`Params`], one value for each parameter. Each technique's file declares its own entry; the list of entries is
 //! [`crate::techniques::TECHNIQUES`], and the variant parser, `--list`, the `engine` preset, the statistics and
 //! their JSON keys all read it.
 
@@ -23,13 +23,13 @@ impl TechniqueId {
 
     /// Its bit in a variant's set of techniques.
     #[inline(always)]
-    pub(crate) const fn bit(self) -> u32 {
+    pub(crate) const fn bit(self) -> u64 {
         1 << self.0
     }
 }
 
-/// How many techniques a variant can name (the bits of its set).
-pub const MAX_TECHNIQUES: usize = 32;
+/// How many techniques a variant can name (the bits of its set, a `u64`).
+pub const MAX_TECHNIQUES: usize = 64;
 
 /// How many counters one technique may own.
 pub const COUNTERS_PER_TECHNIQUE: usize = 2;
@@ -96,11 +96,91 @@ pub struct Technique {
     pub in_engine: bool,
     /// Its statistics counters.
     pub counters: &'static [Counter],
+    /// Its tunable numbers, in the order [`crate::params::PARAMS`] lists them.
+    pub params: &'static [Param],
 }
 
 impl Technique {
     /// Whether `word` (lower case) names it.
     pub fn is_named(&self, word: &str) -> bool {
         self.name == word || self.aliases.contains(&word)
+    }
+}
+
+/// How many parameters one technique may own.
+pub const PARAMS_PER_TECHNIQUE: usize = 8;
+
+/// The slots of a [`Params`]: one per parameter each technique may own.
+pub const PARAM_SLOTS: usize = MAX_TECHNIQUES * PARAMS_PER_TECHNIQUE;
+
+/// A tunable number of a technique: its name (a UCI option and a key of a parameter file), its compiled default,
+/// its range, and the SPSA perturbation at the last iteration (`c_end`, fishtest's step).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Param {
+    /// The name, such as `RazorMargin`: the UCI option and the parameter file's key.
+    pub name: &'static str,
+    /// The compiled value.
+    pub default: i32,
+    /// The smallest value allowed.
+    pub min: i32,
+    /// The largest value allowed.
+    pub max: i32,
+    /// SPSA's perturbation at the last iteration (fishtest's `c_end`).
+    pub c_end: f64,
+    /// What it sets.
+    pub doc: &'static str,
+    slot: u16,
+}
+
+impl Param {
+    /// The `k`-th parameter (from 0) of the technique `owner`, with its compiled `default` and `range`; its slot
+    /// in [`Params`] follows from `owner` and `k`, as a counter's does.
+    pub const fn new(
+        owner: TechniqueId,
+        k: usize,
+        name: &'static str,
+        default: i32,
+        range: std::ops::RangeInclusive<i32>,
+        c_end: f64,
+        doc: &'static str,
+    ) -> Param {
+        let (min, max) = (*range.start(), *range.end());
+        assert!(k < PARAMS_PER_TECHNIQUE, "a technique owns at most PARAMS_PER_TECHNIQUE parameters");
+        assert!(min <= default && default <= max, "a parameter's default lies in its range");
+        Param { name, default, min, max, c_end, doc, slot: (owner.index() * PARAMS_PER_TECHNIQUE + k) as u16 }
+    }
+
+    /// Its slot in [`Params`].
+    #[inline(always)]
+    pub const fn slot(&self) -> usize {
+        self.slot as usize
+    }
+
+    /// Its UCI option: a spin from `min` to `max` with the compiled default.
+    pub const fn option(&self) -> xiangqi_core::evaluation::OptionDecl {
+        xiangqi_core::evaluation::OptionDecl {
+            name: self.name,
+            ucci: None,
+            kind: xiangqi_core::evaluation::OptionKind::Spin {
+                default: self.default as i64,
+                min: self.min as i64,
+                max: self.max as i64,
+            },
+            doc: self.doc,
+        }
+    }
+}
+
+/// One value for each parameter of [`crate::params::PARAMS`], read by the techniques with [`Params::get`]. The
+/// default ([`crate::params::DEFAULTS`]) is every parameter's compiled value; setting, parsing and writing them is
+/// in [`crate::params`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Params(pub(crate) [i32; PARAM_SLOTS]);
+
+impl Params {
+    /// The value of `p`: one load from a fixed slot.
+    #[inline(always)]
+    pub fn get(&self, p: Param) -> i32 {
+        self.0[p.slot()]
     }
 }

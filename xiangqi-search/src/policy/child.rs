@@ -18,6 +18,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[RESEARCHES],
+    params: &[],
 };
 
 /// PVS's place in the registry.

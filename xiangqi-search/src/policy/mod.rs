@@ -76,7 +76,7 @@ pub trait Search {
     /// The variant as chosen at run time: the techniques switched on, the form (for the dynamic policies).
     fn config(&self) -> &VariantConfig;
     /// The techniques' tunable numbers ([`crate::params`]).
-    fn params(&self) -> &crate::params::Params;
+    fn params(&self) -> &crate::registry::Params;
     /// The counters.
     fn stats(&mut self) -> &mut Stats;
     /// The observer.

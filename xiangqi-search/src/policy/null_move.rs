@@ -16,6 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[TRIES, CUTOFFS],
+    params: &[],
 };
 
 /// The null move's place in the registry.

@@ -19,6 +19,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[],
+    params: &[],
 };
 
 /// Quiescence's place in the registry.

@@ -2,8 +2,7 @@
 
 use crate::config::VariantConfig;
 use crate::game::{Score, INFINITY, MATE_BOUND};
-use crate::params::{Param, Params};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -16,6 +15,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[FAILS],
+    params: &[Aspiration::WINDOW, Aspiration::MIN_DEPTH, Aspiration::GIVE_UP],
 };
 
 /// Its place in the registry.

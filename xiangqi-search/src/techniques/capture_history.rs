@@ -13,6 +13,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("order"),
     in_engine: false,
     counters: &[],
+    params: &[],
 };
 
 /// Its place in the registry.

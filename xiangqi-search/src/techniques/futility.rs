@@ -1,9 +1,8 @@
 //! Futility pruning and late move pruning: quiet moves skipped without being made.
 
 use crate::game::{Score, INFINITY, MATE_BOUND};
-use crate::params::{Param, Params};
 use crate::policy::Node;
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
 use crate::techniques::history_pruning::HistoryPruning;
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -17,6 +16,14 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("order"),
     in_engine: true,
     counters: &[PRUNES],
+    params: &[
+        Futility::MARGIN_1,
+        Futility::MARGIN_2,
+        Futility::MARGIN_3,
+        LateMovePruning::BASE,
+        LateMovePruning::FACTOR,
+        LateMovePruning::MAX_DEPTH,
+    ],
 };
 
 /// Its place in the registry.

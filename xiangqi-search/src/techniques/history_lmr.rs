@@ -1,7 +1,6 @@
 //! History-adjusted late move reductions.
 
-use crate::params::{Param, Params};
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Group, Param, Params, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -14,6 +13,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("lmr"),
     in_engine: false,
     counters: &[],
+    params: &[HistoryReductions::DIVISOR],
 };
 
 /// Its place in the registry.

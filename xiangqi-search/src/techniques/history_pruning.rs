@@ -1,7 +1,6 @@
 //! History pruning.
 
-use crate::params::{Param, Params};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -14,6 +13,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("order"),
     in_engine: false,
     counters: &[PRUNES],
+    params: &[HistoryPruning::MAX_DEPTH, HistoryPruning::MARGIN],
 };
 
 /// Its place in the registry.

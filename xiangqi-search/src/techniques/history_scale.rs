@@ -1,7 +1,6 @@
 //! The bounded history scale.
 
-use crate::params::{Param, Params};
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Group, Param, Params, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -14,6 +13,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("order"),
     in_engine: true,
     counters: &[],
+    params: &[HistoryScale::BOUND, HistoryScale::BONUS_PER_PLY, HistoryScale::BONUS_MAX],
 };
 
 /// Its place in the registry.

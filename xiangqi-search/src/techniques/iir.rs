@@ -1,8 +1,7 @@
 //! Internal iterative reduction.
 
-use crate::params::Param;
 use crate::policy::Search;
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -15,6 +14,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("tt"),
     in_engine: true,
     counters: &[REDUCTIONS],
+    params: &[InternalIterativeReduction::MIN_DEPTH, InternalIterativeReduction::PLIES],
 };
 
 /// Its place in the registry.

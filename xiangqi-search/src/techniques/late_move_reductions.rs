@@ -4,9 +4,8 @@
 
 use crate::config::VariantConfig;
 use crate::game::Score;
-use crate::params::{Param, Params};
 use crate::policy::{ChildNode, Node, NodeKind, Observer, Search};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -19,6 +18,12 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("order"),
     in_engine: true,
     counters: &[REDUCTIONS, RESEARCHES],
+    params: &[
+        LateMoveReductions::BASE,
+        LateMoveReductions::DIVISOR,
+        LateMoveReductions::MIN_DEPTH,
+        LateMoveReductions::MIN_INDEX,
+    ],
 };
 
 /// Its place in the registry.

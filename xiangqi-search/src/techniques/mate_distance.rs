@@ -16,6 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: false,
     counters: &[CUTOFFS],
+    params: &[],
 };
 
 /// Its place in the registry.

@@ -2,44 +2,47 @@
 //! parser, `--list`, the `engine` preset, the statistics and their JSON keys all come from it.
 //!
 //! Each technique's file owns all of it: its entry ([`crate::registry::Technique`]: its name, what it needs, its
-//! counters), its parameters as named constants (the tunable ones as [`crate::params::Param`]s, listed in
-//! [`crate::params::PARAMS`] and read from the searcher's [`crate::params::Params`]), its doc (conditions and source) and what it does at its hook. The
+//! counters, its tunable [`crate::registry::Param`]s, which [`crate::params::PARAMS`] gathers from the entries and
+//! the searcher's [`crate::registry::Params`] holds), its doc (conditions and source) and what it does at its hook,
+//! handed the node's context ([`crate::policy::Node`]) and searching, when it does, through
+//! [`crate::policy::Search`]. The
 //! spec's techniques (`pvs`, `nmp`, `qs`, `order`) are policy types of their own in [`crate::policy`] and
 //! [`crate::movepick`], and declare their entries there; the engine's additions live here, one file each, and the
 //! negamax node (`node.rs`) or the root (`searcher.rs`) calls each at one hook. Those calls fold away when the
 //! variant lacks the engine's additions ([`crate::Additions::ENABLED`], a constant), and otherwise test the
 //! technique's bit in the [`crate::VariantConfig`].
 //!
-//! | technique | file | hook | what it does | where it comes from |
+//! | technique (its name in a variant) | file | hook | what it does | where it comes from |
 //! | --- | --- | --- | --- | --- |
-//! | transposition table | `table.rs` | node: probe, store | answers a node searched before to enough depth, and gives its best move first | Greenblatt (1967); Stockfish's `tt.cpp` |
-//! | late move reductions | `late_move_reductions.rs` | node: reduce; child search: the reduced probe | late quiet moves are searched shallower first | Stockfish's logarithmic formula |
-//! | futility and late move pruning | `futility.rs` | node: skip a move | quiet moves that cannot raise alpha, and late quiet moves, are not searched | Heinz (1998); Stockfish's move-count pruning |
-//! | reverse futility | `reverse_futility.rs` | node: prune before the moves | a zero-window node whose static evaluation beats beta by a margin returns it | Heinz's "static null move"; Stockfish |
-//! | razoring | `razoring.rs` | node: prune before the moves | a node far below alpha near the horizon drops into quiescence | Birmingham and Kent (1977); Stockfish |
-//! | check extension | `check_extension.rs` | node: extend | a node in check is searched one ply deeper | Stockfish, Pikafish |
-//! | the game's rules | `rules.rs` | node: rules, first of all | repetition, perpetual check and chase, the move limit decide or bound the node | the Asian rules (`xiangqi_core::rules`) |
-//! | aspiration windows | `aspiration.rs` | root: each iteration's window (`searcher.rs`) | each iteration starts in a window around the last score | Stockfish |
-//! | quiescence pruning (not in `engine`: `qsee` decides there) | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
-//! | verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
-//! | mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
-//! | capture history (not in `engine`) | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
-//! | continuation history (not in `engine`) | `continuation_history.rs` | ordering: quiet moves; node: make, cutoff | quiet moves scored by what followed the moves one and two plies back | Stockfish's `continuationHistory` |
-//! | history-adjusted reductions (not in `engine`) | `history_lmr.rs` | node: reduce | a quiet move's reduction shrinks or grows with its history | Stockfish's `statScore` |
-//! | history pruning (not in `engine`) | `history_pruning.rs` | node: skip a move | late quiet moves with a history far below zero are not searched at shallow depth | Stockfish's step 14 (continuation history) |
-//! | correction history (not in `engine`) | `correction_history.rs` | node: static evaluation; store | the static evaluation is corrected by the errors searches found in positions of the same soldiers and the same material | Stockfish's `correctionHistory` |
-//! | improving | `improving.rs` | node: static evaluation; prune; reduce | whether the evaluation rose since two plies back loosens or tightens the pruning margins | Stockfish's `improving` |
-//! | internal iterative reduction | `iir.rs` | node: before the moves | a node without a table move is searched a ply shallower | Stockfish, Ed Schröder |
-//! | singular extension | `singular.rs` | node: before the moves | the table move is extended when every other move falls short of its value; multi-cut and negative extensions | Stockfish, Pikafish |
-//! | SEE pruning (not in `engine`) | `see_pruning.rs` | node: skip a move | captures and quiet moves that lose material by static exchange are not searched at shallow depth | Stockfish's step 14, Pikafish |
-//! | quiescence by SEE | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
-//! | time management | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |
-//! | ProbCut (not in `engine`) | `probcut.rs` | node: before the moves (after internal iterative reduction) | a capture that wins material and beats beta by a margin in a quiescence search and a search 4 plies shallower cuts the node off; so does a table lower bound far above beta from nearly this depth | Buro (1995); Stockfish's step 11 and its "small ProbCut", Pikafish |
-//! | history scale | `history_scale.rs` | ordering: learning | the histories are bounded near 2^14 and learn with bonuses linear in depth, so gravity keeps them a recent average | Stockfish's `stat_bonus`, `StatsEntry` |
-//! | quiescence evasions (not in `engine`) | `qs_evasions.rs` | quiescence: the top of each node (`policy/quiescence.rs`) | a quiescence node in check searches every evasion instead of standing pat, and is mated without one | Stockfish's qsearch, Pikafish |
+//! | `tt`: transposition table | `table.rs` | node: probe, store | answers a node searched before to enough depth, and gives its best move first | Greenblatt (1967); Stockfish's `tt.cpp` |
+//! | `lmr`: late move reductions | `late_move_reductions.rs` | node: reduce; child search: the reduced probe | late quiet moves are searched shallower first | Stockfish's logarithmic formula |
+//! | `futility`: futility and late move pruning | `futility.rs` | node: skip a move | quiet moves that cannot raise alpha, and late quiet moves, are not searched | Heinz (1998); Stockfish's move-count pruning |
+//! | `rfp`: reverse futility | `reverse_futility.rs` | node: prune before the moves | a zero-window node whose static evaluation beats beta by a margin returns it | Heinz's "static null move"; Stockfish |
+//! | `razor`: razoring | `razoring.rs` | node: prune before the moves | a node far below alpha near the horizon drops into quiescence | Birmingham and Kent (1977); Stockfish |
+//! | `checkext`: check extension | `check_extension.rs` | node: extend | a node in check is searched one ply deeper | Stockfish, Pikafish |
+//! | `rules`: the game's rules | `rules.rs` | node: rules, first of all | repetition, perpetual check and chase, the move limit decide or bound the node | the Asian rules (`xiangqi_core::rules`) |
+//! | `aspiration`: aspiration windows | `aspiration.rs` | root: each iteration's window (`searcher.rs`) | each iteration starts in a window around the last score | Stockfish |
+//! | `qsprune`: quiescence pruning (not in `engine`: `qsee` decides there) | `qs_pruning.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures that lose material are not searched | Stockfish's SEE pruning in qsearch |
+//! | `verified`: verified null move | `verified_null.rs` | node: the null move, the composition's null-move slot | the null move with an adaptive reduction, verified deep down | Tabibi and Netanyahu (2002) |
+//! | `mdp`: mate distance pruning (not in `engine`) | `mate_distance.rs` | node: right after the rules | the window narrows to the mates still possible; an empty one returns | Stockfish's step 3 |
+//! | `caphist`: capture history (not in `engine`) | `capture_history.rs` | ordering: captures; node: a capture's cutoff | captures ordered by victim and by their history of cutoffs, by piece, target and victim | Stockfish's `captureHistory` |
+//! | `conthist`: continuation history (not in `engine`) | `continuation_history.rs` | ordering: quiet moves; node: make, cutoff | quiet moves scored by what followed the moves one and two plies back | Stockfish's `continuationHistory` |
+//! | `hlmr`: history-adjusted reductions (not in `engine`) | `history_lmr.rs` | node: reduce | a quiet move's reduction shrinks or grows with its history | Stockfish's `statScore` |
+//! | `hprune`: history pruning (not in `engine`) | `history_pruning.rs` | node: skip a move | late quiet moves with a history far below zero are not searched at shallow depth | Stockfish's step 14 (continuation history) |
+//! | `corrhist`: correction history (not in `engine`) | `correction_history.rs` | node: static evaluation; store | the static evaluation is corrected by the errors searches found in positions of the same soldiers and the same material | Stockfish's `correctionHistory` |
+//! | `improving`: improving | `improving.rs` | node: static evaluation; prune; reduce | whether the evaluation rose since two plies back loosens or tightens the pruning margins | Stockfish's `improving` |
+//! | `iir`: internal iterative reduction | `iir.rs` | node: before the moves | a node without a table move is searched a ply shallower | Stockfish, Ed Schröder |
+//! | `singular`: singular extension | `singular.rs` | node: before the moves | the table move is extended when every other move falls short of its value; multi-cut and negative extensions | Stockfish, Pikafish |
+//! | `see`: SEE pruning (not in `engine`) | `see_pruning.rs` | node: skip a move | captures and quiet moves that lose material by static exchange are not searched at shallow depth | Stockfish's step 14, Pikafish |
+//! | `qsee`: quiescence by SEE | `qs_see.rs` | quiescence: each capture (`policy/quiescence.rs`) | captures whose static exchange loses are not searched (instead of `qsprune`'s test) | Stockfish's qsearch, Pikafish |
+//! | `tm`: time management | `time_management.rs` | root: after each iteration (`searcher.rs`); node: nodes under each root move | on a clock, the optimum time scaled by best-move stability, the best move's share of the nodes and a falling score | Stockfish's `bestMoveChanges`, `fallingEval`, `nodesEffort` |
+//! | `probcut`: ProbCut (not in `engine`) | `probcut.rs` | node: before the moves (after internal iterative reduction) | a capture that wins material and beats beta by a margin in a quiescence search and a search 4 plies shallower cuts the node off; so does a table lower bound far above beta from nearly this depth | Buro (1995); Stockfish's step 11 and its "small ProbCut", Pikafish |
+//! | `hscale`: history scale | `history_scale.rs` | ordering: learning | the histories are bounded near 2^14 and learn with bonuses linear in depth, so gravity keeps them a recent average | Stockfish's `stat_bonus`, `StatsEntry` |
+//! | `qsevasion`: quiescence evasions (not in `engine`) | `qs_evasions.rs` | quiescence: the top of each node (`policy/quiescence.rs`) | a quiescence node in check searches every evasion instead of standing pat, and is mated without one | Stockfish's qsearch, Pikafish |
 //!
 //! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
-//! at its hook.
+//! at its hook. A test checks this table against [`TECHNIQUES`] (each of the engine's additions a row, in the
+//! list's order, with its file), and each file's declared parameters against its entry.
 
 use crate::registry::Technique;
 use crate::stats::Stats;
@@ -122,7 +125,7 @@ pub fn counters(stats: &Stats) -> impl Iterator<Item = (&'static crate::registry
 }
 
 /// The set of techniques the `engine` preset switches on.
-pub(crate) fn engine_set() -> u32 {
+pub(crate) fn engine_set() -> u64 {
     TECHNIQUES.iter().filter(|t| t.in_engine).fold(0, |set, t| set | t.id.bit())
 }
 
@@ -156,5 +159,42 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!((words.len(), keys.len()), (w, k));
+    }
+
+    /// Each entry's parameters are its own (their slots follow its place) and every `Param` its file declares; the
+    /// module doc's table has a row for each of the engine's additions, in the list's order, naming its file.
+    #[test]
+    fn entries_own_their_parameters_and_the_table_lists_them() {
+        use crate::registry::PARAMS_PER_TECHNIQUE;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/techniques");
+        let rows: Vec<(String, String)> = include_str!("mod.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! | `"))
+            .map(|l| {
+                let name = l.split('`').next().unwrap_or_default().to_owned();
+                let file = l.split('|').nth(1).unwrap_or_default().trim().trim_matches('`').to_owned();
+                (name, file)
+            })
+            .collect();
+        let additions: Vec<&Technique> = TECHNIQUES.iter().copied().filter(|t| t.group == Group::Addition).collect();
+        let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, additions.iter().map(|t| t.name).collect::<Vec<_>>(), "the table's rows");
+        for ((_, file), t) in rows.iter().zip(&additions) {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert!(text.contains(&format!("name: \"{}\"", t.name)), "{file} does not declare {}", t.name);
+            let declared = text.matches(": Param =").count();
+            assert_eq!(declared, t.params.len(), "{file} declares {declared} parameters, its entry lists others");
+        }
+        for t in TECHNIQUES {
+            for (k, p) in t.params.iter().enumerate() {
+                assert_eq!(
+                    p.slot(),
+                    t.id.index() * PARAMS_PER_TECHNIQUE + k,
+                    "{} lists {} out of place",
+                    t.name,
+                    p.name
+                );
+            }
+        }
     }
 }

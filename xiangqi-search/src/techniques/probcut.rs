@@ -2,9 +2,8 @@
 
 use crate::game::{FastPaths, GameTree, Score, MATE_BOUND};
 use crate::movepick::MovePicker;
-use crate::params::{Param, Params};
 use crate::policy::{Additions, Node, NodeKind, Observer, Search, Variant};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
 use crate::techniques::improving::Improving;
 use crate::tt::{Bound, TtHit};
 
@@ -20,6 +19,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: false,
     counters: &[CUTS, TABLE_CUTS],
+    params: &[ProbCut::MARGIN, ProbCut::IMPROVING_MARGIN, ProbCut::MIN_DEPTH, ProbCut::TABLE_MARGIN],
 };
 
 /// Its place in the registry.

@@ -15,6 +15,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("qs"),
     in_engine: false,
     counters: &[NODES],
+    params: &[],
 };
 
 /// Its place in the registry.

@@ -1,8 +1,7 @@
 //! Quiescence pruning.
 
-use crate::params::Param;
 use crate::policy::{Additions, Search, Variant};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not in the `engine` preset, where quiescence by
 /// SEE (`qsee`, [`crate::techniques::qs_see`]) decides instead; added with `engine+no-qsee+qsprune`, or to any search
@@ -17,6 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("qs"),
     in_engine: false,
     counters: &[PRUNES],
+    params: &[QsPruning::THRESHOLD],
 };
 
 /// Its place in the registry.

@@ -16,6 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("qs"),
     in_engine: true,
     counters: &[PRUNES],
+    params: &[],
 };
 
 /// Its place in the registry.

@@ -1,9 +1,8 @@
 //! Razoring.
 
 use crate::game::Score;
-use crate::params::{Param, Params};
 use crate::policy::{LeafPolicy, NodeKind, Observer, Search, Variant};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -16,6 +15,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[PRUNES],
+    params: &[Razoring::MARGIN, Razoring::MAX_DEPTH],
 };
 
 /// Its place in the registry.

@@ -14,6 +14,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[CUTOFFS],
+    params: &[],
 };
 
 /// Its place in the registry.

@@ -15,6 +15,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: false,
     counters: &[CAPTURE_PRUNES, QUIET_PRUNES],
+    params: &[],
 };
 
 /// Its place in the registry.

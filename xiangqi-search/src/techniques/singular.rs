@@ -1,9 +1,8 @@
 //! Singular extension, with multi-cut and negative extensions.
 
 use crate::game::{FastPaths, Score, MATE_BOUND};
-use crate::params::{Param, Params};
 use crate::policy::{Additions, Node, Search, Variant};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
 use crate::tt::{Bound, TtHit};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -17,6 +16,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("tt"),
     in_engine: true,
     counters: &[EXTENSIONS, MULTI_CUTS],
+    params: &[SingularExtension::MIN_DEPTH, SingularExtension::MARGIN, SingularExtension::DOUBLE_MARGIN],
 };
 
 /// Its place in the registry.

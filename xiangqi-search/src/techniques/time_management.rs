@@ -18,6 +18,7 @@ pub const TECHNIQUE: Technique = Technique {
     needs: None,
     in_engine: true,
     counters: &[],
+    params: &[],
 };
 
 /// Its place in the registry.

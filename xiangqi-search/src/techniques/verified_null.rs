@@ -1,10 +1,9 @@
 //! The verified null move: the engine's null move, in place of the spec's.
 
 use crate::game::{Score, MATE_BOUND};
-use crate::params::Param;
 use crate::policy::null_move::{null_search, CUTOFFS};
 use crate::policy::{Node, NodeKind, NullMove, NullPolicy, Observer, Search};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Group, Param, Reach, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -17,6 +16,12 @@ pub const TECHNIQUE: Technique = Technique {
     needs: Some("nmp"),
     in_engine: true,
     counters: &[VERIFICATIONS],
+    params: &[
+        VerifiedNullMove::MIN_DEPTH,
+        VerifiedNullMove::BASE_REDUCTION,
+        VerifiedNullMove::DEPTH_PER_REDUCTION,
+        VerifiedNullMove::VERIFY_DEPTH,
+    ],
 };
 
 /// Its place in the registry.
