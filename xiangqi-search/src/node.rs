@@ -155,7 +155,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             self.stats.leaf_nodes += 1;
             return V::Leaf::leaf(self, alpha, beta, ply);
         }
-        let excluded = if V::Additions::ENABLED { self.excluded_at[ply] } else { 0 };
+        let excluded = if V::Additions::ENABLED { self.stack[ply].excluded } else { 0 };
         let mut node = Node { pv_node, in_check, excluded, ..Node::new(depth, alpha, beta, ply, self.game.hash()) };
         node.null_ok = null_ok && !node.excluding();
         // Hook: the transposition table's probe (a cutoff, or the hash move and the stored evaluation).
@@ -314,7 +314,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     #[inline(always)]
     fn extend_hook(&mut self, mut depth: i32, ply: usize) -> (bool, i32) {
         let additions = V::Additions::ENABLED;
-        let in_check = additions && if ply > 0 { self.in_check_at[ply] } else { self.game.in_check() };
+        let in_check = additions && if ply > 0 { self.stack[ply].in_check } else { self.game.in_check() };
         debug_assert!(!additions || in_check == self.game.in_check(), "in-check hint wrong at ply {ply}");
         if self.config.has(check_extension::ID) && CheckExtension::extends(in_check, ply) {
             depth += 1;
@@ -354,14 +354,14 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let Node { depth, alpha, beta, ply, pv_node, .. } = *n;
         if !V::Additions::ENABLED || n.in_check {
             if V::Additions::ENABLED {
-                self.eval_at[ply] = -INFINITY;
+                self.stack[ply].static_eval = -INFINITY;
             }
             return Ok(NodeEval::NONE);
         }
         let raw = n.hit.map_or_else(|| self.evaluate(), |h| h.eval);
         let static_eval = raw + V::Order::correction(&self.order, &self.game);
-        self.eval_at[ply] = static_eval;
-        let up = |back: usize| if ply >= back { self.eval_at[ply - back] } else { -INFINITY };
+        self.stack[ply].static_eval = static_eval;
+        let up = |back: usize| if ply >= back { self.stack[ply - back].static_eval } else { -INFINITY };
         let improving = Improving::signal(self.config.has(improving::ID), static_eval, up(2), up(4));
         let eval = NodeEval { raw, corrected: static_eval, improving };
         if pv_node || ply == 0 || beta.abs() >= MATE_BOUND {
@@ -430,7 +430,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             return 0;
         }
         let gives_check = self.game.in_check();
-        self.in_check_at[n.ply + 1] = gives_check;
+        self.stack[n.ply + 1].in_check = gives_check;
         let r = LateMoveReductions::reduction(&self.config, &self.lmr, n, index, quiet, gives_check);
         if r <= 0 {
             return r;

@@ -19,6 +19,28 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The search's state at one ply of the current line, as Stockfish's `Stack`: what a node leaves for its
+/// children and what they read back. One entry per ply, allocated with the searcher. (The killers and the moves of
+/// the line that key the continuation history are the ordering's, in [`crate::OrderState`]: they go with it from
+/// one search of a game to the next.)
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StackEntry {
+    /// Whether the side to move is in check, set by the parent after its move (the engine's additions need it at
+    /// every node; computing it once saves a second attack test).
+    pub(crate) in_check: bool,
+    /// The static evaluation (`-INFINITY` in check, or without the engine's additions), for the improving signal.
+    pub(crate) static_eval: Score,
+    /// The move a singular extension's search leaves out (packed; 0 for none).
+    pub(crate) excluded: u16,
+    /// The length of the principal variation found from this ply (in the searcher's triangular `pv` table).
+    pub(crate) pv_len: usize,
+}
+
+impl StackEntry {
+    /// A ply not reached yet.
+    const EMPTY: StackEntry = StackEntry { in_check: false, static_eval: -INFINITY, excluded: 0, pv_len: 0 };
+}
+
 /// Runs one variant `V` on a game `G` with an evaluator `E`, watched by `W` (nothing by default).
 pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G> = Silent> {
     /// The game, restored after every search.
@@ -38,14 +60,8 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     pub(crate) tt: Option<Arc<TranspositionTable>>,
     pub(crate) order: <V::Order as OrderPolicy>::State,
     pub(crate) pv: Vec<Option<G::Move>>,
-    pub(crate) pv_len: Vec<usize>,
-    /// Whether the side to move is in check at each ply of the current line, set by the parent after its move
-    /// (the engine's additions need it at every node; computing it once saves a second attack test).
-    pub(crate) in_check_at: Vec<bool>,
-    /// The static evaluation of each ply of the current line (`-INFINITY` in check), for the improving signal.
-    pub(crate) eval_at: Vec<Score>,
-    /// The move a singular extension's search leaves out at each ply (packed; 0 for none).
-    pub(crate) excluded_at: Vec<u16>,
+    /// The state of each ply of the current line ([`StackEntry`]), from the root (`stack[0]`) down.
+    pub(crate) stack: Vec<StackEntry>,
     /// The depth of the root's current iteration (singular extension extends only within twice that many plies).
     pub(crate) root_depth: i32,
     pub(crate) excluded: SmallVec<[G::Move; 8]>,
@@ -86,10 +102,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             tt: None,
             order: V::Order::new_state(G::MOVE_KEYS),
             pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
-            pv_len: vec![0; MAX_PLY + 1],
-            in_check_at: vec![false; MAX_PLY + 2],
-            eval_at: vec![-INFINITY; MAX_PLY + 2],
-            excluded_at: vec![0; MAX_PLY + 2],
+            stack: vec![StackEntry::EMPTY; MAX_PLY + 2],
             root_depth: 0,
             excluded: SmallVec::new(),
             lmr: LmrTable::default(),
@@ -182,7 +195,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                 if self.stopped && (best.is_some() || k > 0) {
                     break;
                 }
-                let pv: Vec<G::Move> = self.pv[..self.pv_len[0]].iter().flatten().copied().collect();
+                let pv: Vec<G::Move> = self.pv[..self.stack[0].pv_len].iter().flatten().copied().collect();
                 let Some(&first_move) = pv.first() else { break };
                 lines.push(Line { score, pv });
                 self.excluded.push(first_move);
@@ -323,7 +336,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// Counts the node and checks the stop conditions every 1024 nodes.
     #[inline(always)]
     pub(crate) fn enter(&mut self, ply: usize) -> bool {
-        self.pv_len[ply] = 0;
+        self.stack[ply].pv_len = 0;
         self.stats.main_nodes += 1;
         self.tick(ply)
     }
@@ -427,12 +440,12 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     #[inline(always)]
     pub(crate) fn update_pv(&mut self, ply: usize, m: G::Move) {
         let w = MAX_PLY + 1;
-        let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        let child_len = if ply < MAX_PLY { self.stack[ply + 1].pv_len } else { 0 };
         self.pv[ply * w] = Some(m);
         for i in 0..child_len {
             self.pv[ply * w + 1 + i] = self.pv[(ply + 1) * w + i];
         }
-        self.pv_len[ply] = child_len + 1;
+        self.stack[ply].pv_len = child_len + 1;
     }
 
     /// Whether the root may play `m`: not the first move of an earlier MultiPV line, and among the limits' root
@@ -510,7 +523,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
         }
         self.make_null();
         // After a pass the side to move is the one that was not to move: never in check in a legal position.
-        self.in_check_at[ply + 1] = false;
+        self.stack[ply + 1].in_check = false;
     }
 
     #[inline(always)]
@@ -529,7 +542,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
             V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
         }
         self.make(m);
-        self.in_check_at[ply + 1] = self.game.in_check();
+        self.stack[ply + 1].in_check = self.game.in_check();
     }
 
     #[inline(always)]
@@ -539,11 +552,11 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
 
     #[inline(always)]
     fn search_excluding(&mut self, excluded: u16, depth: i32, alpha: Score, beta: Score, ply: usize) -> Score {
-        self.excluded_at[ply] = excluded;
+        self.stack[ply].excluded = excluded;
         self.observer.enter(ply, alpha, beta, depth, NodeKind::ZeroWindow);
         let value = self.negamax(depth, alpha, beta, ply, false);
-        self.excluded_at[ply] = 0;
-        self.pv_len[ply] = 0;
+        self.stack[ply].excluded = 0;
+        self.stack[ply].pv_len = 0;
         value
     }
 
