@@ -33,7 +33,8 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 300, value_parser = args::range::<u32>(10, 2000), allow_hyphen_values = true)]
     max_plies: u32,
     /// Transposition table size per worker in MB.
-    #[arg(long, default_value_t = 4, value_parser = args::range::<u64>(1, 4096), allow_hyphen_values = true)]
+    // (The range of the engine's `Hash` option.)
+    #[arg(long, default_value_t = 4, value_parser = args::range::<u64>(xiangqi_search::options::HASH.spin().1 as u64, xiangqi_search::options::HASH.spin().2 as u64), allow_hyphen_values = true)]
     hash: u64,
     /// No progress line on standard error.
     #[arg(long)]

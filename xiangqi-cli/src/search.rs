@@ -21,7 +21,7 @@ pub struct SearchArgs {
     pub fen: String,
     /// Search this many plies: one fixed-depth pass, except that the engine's additions (`--variant engine`) and
     /// more than one thread deepen iteratively up to this depth. The default when no limit is given is 4.
-    #[arg(long, value_parser = crate::args::range::<u32>(1, 64), allow_hyphen_values = true, group = "limit")]
+    #[arg(long, value_parser = crate::args::range::<u32>(1, xiangqi_search::MAX_DEPTH as u64), allow_hyphen_values = true, group = "limit")]
     pub depth: Option<u32>,
     /// Deepen iteratively until about this many nodes are searched.
     #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true, group = "limit")]

@@ -156,7 +156,7 @@ fn range_errors_say_what_is_allowed() {
         (&["perft", "--threads", "0"], "threads must be at least 1"),
         (&["search", "--nodes", "0"], "nodes must be at least 1"),
         (&["search", "--movetime", "-5"], "movetime must be positive"),
-        (&["search", "--depth", "x"], "depth must be a whole number from 1 to 64"),
+        (&["search", "--depth", "x"], "depth must be a whole number from 1 to 120"),
         (&["bench", "--hash", "0"], "hash must be at least 1"),
         (&["tree", "--max-nodes", "0", "--out", "x.dot"], "max nodes must be at least 1"),
     ] {

@@ -177,8 +177,8 @@ impl Engine {
         multipv: usize,
         infinite: bool,
     ) -> PyResult<SearchResult> {
-        if depth.is_some_and(|d| !(1..=64).contains(&d)) {
-            return Err(PyValueError::new_err("depth: from 1 to 64"));
+        if depth.is_some_and(|d| !(1..=xiangqi_search::MAX_DEPTH).contains(&d)) {
+            return Err(PyValueError::new_err(format!("depth: from 1 to {}", xiangqi_search::MAX_DEPTH)));
         }
         if movetime.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
             return Err(PyValueError::new_err("movetime: a positive number of milliseconds"));

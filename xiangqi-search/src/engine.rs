@@ -10,7 +10,7 @@ use crate::game::FastPaths;
 use crate::handle::{Control, GoMode, Info, Listener, MarkDone, SearchHandle};
 use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
-use crate::options::{self, EngineSettings, OptionDecl, OptionValue, ENGINE_OPTIONS};
+use crate::options::{self, Effect, EngineSettings, OptionDecl, OptionValue, ENGINE_OPTIONS};
 use crate::params::{self, Params};
 use crate::run::RunSetup;
 use crate::skill::{self, Choice, GamePly, Skill};
@@ -26,9 +26,6 @@ use xiangqi_core::Position;
 
 /// The table size a [`SearchEngine`] starts with, in megabytes (the `Hash` option's default).
 pub const DEFAULT_HASH_MB: usize = options::HASH.spin().0 as usize;
-
-/// The variant the engine plays: every technique of the playing engine.
-pub const ENGINE_VARIANT: &str = "engine";
 
 /// Why a [`SearchEngine`] could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -286,7 +283,7 @@ where
     /// [`options::PARAM_FILE`] and one spin option per tunable parameter ([`params::PARAMS`]).
     pub fn options(&self) -> Vec<OptionDecl> {
         let tunable = std::iter::once(options::PARAM_FILE).chain(params::PARAMS.iter().map(|p| p.option()));
-        ENGINE_OPTIONS.iter().chain(self.source.options()).copied().chain(tunable).collect()
+        ENGINE_OPTIONS.iter().map(|o| o.decl).chain(self.source.options().iter().copied()).chain(tunable).collect()
     }
 
     /// The option of UCI name `name` (without regard to case).
@@ -323,48 +320,28 @@ where
     /// When the setting cannot be made (a table too large for the memory, threads the system refuses, a variant
     /// that does not parse, the evaluator's errors) or the option is none of the engine's.
     pub fn set_option(&mut self, decl: &OptionDecl, value: &OptionValue) -> Result<Option<String>, String> {
-        let spin = || match value {
-            OptionValue::Spin(n) => Ok(*n),
-            other => Err(format!("option {}: {other:?} is not a number", decl.name)),
-        };
-        let check = || match value {
-            OptionValue::Check(b) => Ok(*b),
-            other => Err(format!("option {}: {other:?} is not true or false", decl.name)),
-        };
         let name = decl.name;
-        if name == options::HASH.name {
-            self.set_hash(spin()? as usize).map_err(|e| e.to_string())?;
-        } else if name == options::THREADS.name {
-            let threads = spin()? as usize;
-            self.set_threads(threads).map_err(|e| format!("cannot start {threads} search threads: {e}"))?;
-        } else if name == options::MULTIPV.name {
-            self.set_multipv(spin()? as usize);
-        } else if name == options::CLEAR_HASH.name {
-            // The table is cleared under no search.
-            self.stop_last();
-            self.tt.clear();
-        } else if name == options::MOVE_OVERHEAD.name {
-            self.settings.move_overhead = Duration::from_millis(spin()? as u64);
-        } else if name == options::PONDER.name {
-            self.settings.ponder = check()?;
-        } else if name == options::LENIENT.name {
-            self.settings.lenient = check()?;
-        } else if name == options::SKILL_LEVEL.name {
-            self.settings.skill_level = spin()? as u8;
-        } else if name == options::UCI_LIMIT_STRENGTH.name {
-            self.settings.limit_strength = check()?;
-        } else if name == options::UCI_ELO.name {
-            self.settings.uci_elo = spin()? as i32;
-        } else if name == options::VARIETY.name {
-            self.settings.variety = spin()? as u32;
-        } else if name == options::SEED.name {
-            self.settings.seed = spin()? as u64;
-            self.games = 0;
-            self.game_seed = skill::game_seed(self.settings.seed, 0);
-        } else if name == options::VARIANT.name {
-            let OptionValue::Text(text) = value else { return Err(format!("option {name} needs a variant")) };
-            self.variant = text.parse::<VariantConfig>().map_err(|e| e.to_string())?;
-            self.settings.variant = text.clone();
+        if let Some(option) = options::find(name) {
+            let mut next = self.settings.clone();
+            let effect = (option.set)(&mut next, value)?;
+            match effect {
+                Effect::Stored => {}
+                Effect::NewTable => self.set_hash(next.hash_mb).map_err(|e| e.to_string())?,
+                Effect::Threads => self
+                    .set_threads(next.threads)
+                    .map_err(|e| format!("cannot start {} search threads: {e}", next.threads))?,
+                // The table is cleared under no search.
+                Effect::ClearTable => {
+                    self.stop_last();
+                    self.tt.clear();
+                }
+                Effect::NewSeed => {
+                    self.games = 0;
+                    self.game_seed = skill::game_seed(next.seed, 0);
+                }
+                Effect::Variant => self.variant = next.variant.parse::<VariantConfig>().map_err(|e| e.to_string())?,
+            }
+            self.settings = next;
         } else if name == options::PARAM_FILE.name {
             let OptionValue::Text(path) = value else { return Err(format!("option {name} needs a file name")) };
             if !path.trim().is_empty() && path.trim() != "<empty>" {
@@ -372,7 +349,8 @@ where
                 return Ok(Some(format!("parameters from {}", path.trim())));
             }
         } else if let Some(p) = params::find(name) {
-            self.params.set(p.name, spin()?).map_err(|e| e.to_string())?;
+            let OptionValue::Spin(n) = value else { return Err(format!("option {name}: {value:?} is not a number")) };
+            self.params.set(p.name, *n).map_err(|e| e.to_string())?;
         } else if self.source.options().iter().any(|o| o.name == name) {
             let mut source = (*self.source).clone();
             let said = source.set_option(name, value)?;

@@ -108,15 +108,16 @@ mod variants;
 mod xiangqi;
 
 pub use config::{FormKind, VariantConfig};
-pub use engine::{EngineError, SearchEngine, DEFAULT_HASH_MB, ENGINE_VARIANT};
+pub use engine::{EngineError, SearchEngine, DEFAULT_HASH_MB};
 pub use game::{
     mate_moves, mated_in, Evaluator, FastPaths, GameTree, GenType, MoveBuf, Rule, Score, SimpleGame, INFINITY, MATE,
     MATE_BOUND, MAX_PLY,
 };
 pub use handle::{GoMode, Info, Listener, SearchHandle, Stopper};
 pub use history::OrderState;
-pub use limits::{Clock, Limits, Signals};
+pub use limits::{Clock, Limits, Signals, MAX_DEPTH};
 pub use memory::SearchMemory;
+pub use options::ENGINE_VARIANT;
 pub use params::{Param, ParamError, Params};
 pub use policy::{
     Additions, EngineAdditions, Exit, Label, NoAdditions, Node, NodeEval, NodeKind, Observer, Silent, Step,

@@ -5,6 +5,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The deepest search a caller may ask for, which every front end checks a depth against (UCI's and UCCI's
+/// `go depth`, `xiangqi search --depth`, `bench`, the page's and Python's searches). The searcher's stack holds
+/// [`crate::MAX_PLY`] plies, and the check and singular extensions and quiescence reach below the nominal depth, so
+/// an iteration to 120 leaves them 8 plies; no search of a real position gets near either (a search not limited by
+/// depth deepens to `MAX_PLY - 1` only where the rules decide every line within a few plies).
+pub const MAX_DEPTH: u32 = 120;
+
 /// Signals shared between a search and whoever controls it (the UCI loop, other threads).
 #[derive(Debug, Default)]
 pub struct Signals {

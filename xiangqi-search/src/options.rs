@@ -6,6 +6,9 @@
 
 pub use xiangqi_core::evaluation::{OptionDecl, OptionKind, OptionValue};
 
+/// The variant the engine plays: every technique of the playing engine (the `Variant` option's default).
+pub const ENGINE_VARIANT: &str = "engine";
+
 /// `Hash`: the transposition table's size in megabytes (a new, empty table).
 pub const HASH: OptionDecl = OptionDecl {
     name: "Hash",
@@ -62,7 +65,7 @@ pub const LENIENT: OptionDecl = OptionDecl {
 pub const VARIANT: OptionDecl = OptionDecl {
     name: "Variant",
     ucci: Some("variant"),
-    kind: OptionKind::Text { default: crate::engine::ENGINE_VARIANT },
+    kind: OptionKind::Text { default: ENGINE_VARIANT },
     doc: "The search variant: a preset or techniques joined with '+' (`xiangqi search --list`).",
 };
 
@@ -129,22 +132,151 @@ pub const SEED: OptionDecl = OptionDecl {
     doc: "Seed of the levels' and Variety's random choices: 0 for a new seed every game, else reproducible.",
 };
 
-/// The engine's own options, in the order UCI lists them; the evaluator's follow.
-pub const ENGINE_OPTIONS: [OptionDecl; 13] = [
-    HASH,
-    THREADS,
-    MULTIPV,
-    CLEAR_HASH,
-    MOVE_OVERHEAD,
-    PONDER,
-    LENIENT,
-    VARIANT,
-    SKILL_LEVEL,
-    UCI_LIMIT_STRENGTH,
-    UCI_ELO,
-    VARIETY,
-    SEED,
+/// What setting one of the engine's options asks of the engine beyond keeping its value in [`EngineSettings`]
+/// (what [`crate::SearchEngine::set_option`] does after the setter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more: the search reads the value from the settings.
+    Stored,
+    /// A new, empty table of `hash_mb` megabytes.
+    NewTable,
+    /// `threads` search threads.
+    Threads,
+    /// The table emptied.
+    ClearTable,
+    /// The random choices start again from `seed`.
+    NewSeed,
+    /// The variant played is `variant`.
+    Variant,
+}
+
+/// One of the engine's options: its declaration and its setter, which checks a value and keeps it in the
+/// settings, saying what more the engine must do ([`Effect`]).
+#[derive(Clone, Copy)]
+pub struct EngineOption {
+    /// The declaration (name, type, default, range).
+    pub decl: OptionDecl,
+    /// Checks `value` and keeps it in the settings; an error leaves the engine as it was.
+    pub set: fn(&mut EngineSettings, &OptionValue) -> Result<Effect, String>,
+}
+
+impl std::fmt::Debug for EngineOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.decl.fmt(f)
+    }
+}
+
+/// The number `value` of the spin option `decl`.
+fn spin(decl: OptionDecl, value: &OptionValue) -> Result<i64, String> {
+    match value {
+        OptionValue::Spin(n) => Ok(*n),
+        other => Err(format!("option {}: {other:?} is not a number", decl.name)),
+    }
+}
+
+/// The truth `value` of the check option `decl`.
+fn check(decl: OptionDecl, value: &OptionValue) -> Result<bool, String> {
+    match value {
+        OptionValue::Check(b) => Ok(*b),
+        other => Err(format!("option {}: {other:?} is not true or false", decl.name)),
+    }
+}
+
+/// The engine's own options with their setters, in the order UCI lists them; the evaluator's follow.
+pub const ENGINE_OPTIONS: [EngineOption; 13] = [
+    EngineOption {
+        decl: HASH,
+        set: |s, v| {
+            s.hash_mb = spin(HASH, v)? as usize;
+            Ok(Effect::NewTable)
+        },
+    },
+    EngineOption {
+        decl: THREADS,
+        set: |s, v| {
+            s.threads = (spin(THREADS, v)? as usize).max(1);
+            Ok(Effect::Threads)
+        },
+    },
+    EngineOption {
+        decl: MULTIPV,
+        set: |s, v| {
+            s.multipv = (spin(MULTIPV, v)? as usize).max(1);
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption { decl: CLEAR_HASH, set: |_, _| Ok(Effect::ClearTable) },
+    EngineOption {
+        decl: MOVE_OVERHEAD,
+        set: |s, v| {
+            s.move_overhead = std::time::Duration::from_millis(spin(MOVE_OVERHEAD, v)? as u64);
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption {
+        decl: PONDER,
+        set: |s, v| {
+            s.ponder = check(PONDER, v)?;
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption {
+        decl: LENIENT,
+        set: |s, v| {
+            s.lenient = check(LENIENT, v)?;
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption {
+        decl: VARIANT,
+        set: |s, v| {
+            let OptionValue::Text(text) = v else { return Err(format!("option {} needs a variant", VARIANT.name)) };
+            text.parse::<crate::VariantConfig>().map_err(|e| e.to_string())?;
+            s.variant = text.clone();
+            Ok(Effect::Variant)
+        },
+    },
+    EngineOption {
+        decl: SKILL_LEVEL,
+        set: |s, v| {
+            s.skill_level = spin(SKILL_LEVEL, v)? as u8;
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption {
+        decl: UCI_LIMIT_STRENGTH,
+        set: |s, v| {
+            s.limit_strength = check(UCI_LIMIT_STRENGTH, v)?;
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption {
+        decl: UCI_ELO,
+        set: |s, v| {
+            s.uci_elo = spin(UCI_ELO, v)? as i32;
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption {
+        decl: VARIETY,
+        set: |s, v| {
+            s.variety = spin(VARIETY, v)? as u32;
+            Ok(Effect::Stored)
+        },
+    },
+    EngineOption {
+        decl: SEED,
+        set: |s, v| {
+            s.seed = spin(SEED, v)? as u64;
+            Ok(Effect::NewSeed)
+        },
+    },
 ];
+
+/// The engine's own option named `name` (exactly, as [`crate::SearchEngine::options`] gives it).
+pub fn find(name: &str) -> Option<&'static EngineOption> {
+    ENGINE_OPTIONS.iter().find(|o| o.decl.name == name)
+}
 
 /// The values of the engine's own options ([`ENGINE_OPTIONS`]), as set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,11 +347,11 @@ mod tests {
 
     #[test]
     fn defaults_lie_in_their_ranges_and_names_are_unique() {
-        for d in ENGINE_OPTIONS {
+        for d in ENGINE_OPTIONS.map(|o| o.decl) {
             if let OptionKind::Spin { default, min, max } = d.kind {
                 assert!(min <= default && default <= max, "{}", d.name);
             }
-            let same = ENGINE_OPTIONS.iter().filter(|o| o.name.eq_ignore_ascii_case(d.name)).count();
+            let same = ENGINE_OPTIONS.iter().filter(|o| o.decl.name.eq_ignore_ascii_case(d.name)).count();
             assert_eq!(same, 1, "{}", d.name);
         }
         let s = EngineSettings::default();

@@ -245,7 +245,7 @@ mod tests {
         for p in PARAMS {
             assert!(p.min <= p.default && p.default <= p.max && p.c_end > 0.0, "{}", p.name);
             assert_eq!(DEFAULTS.get(**p), p.default, "{}", p.name);
-            assert!(crate::options::ENGINE_OPTIONS.iter().all(|o| !o.name.eq_ignore_ascii_case(p.name)));
+            assert!(crate::options::ENGINE_OPTIONS.iter().all(|o| !o.decl.name.eq_ignore_ascii_case(p.name)));
         }
     }
 

@@ -40,8 +40,8 @@ pub struct Go {
 /// minute).
 pub const MAX_UCI_PERFT: u64 = 5;
 
-/// The deepest `go depth` (UCI and UCCI): the search's iterations go no deeper.
-pub const MAX_GO_DEPTH: u64 = 120;
+/// The deepest `go depth` (UCI and UCCI): the search's limit, [`xiangqi_search::MAX_DEPTH`].
+pub const MAX_GO_DEPTH: u64 = xiangqi_search::MAX_DEPTH as u64;
 
 /// The longest mate `go mate` looks for, in moves.
 pub const MAX_GO_MATE: u64 = 60;

@@ -555,7 +555,8 @@ fn go_limits(args: &GoArgs, turn: Color) -> Result<Limits, String> {
         let inc = in_range("clock increment", inc, 0, 10_000_000)?;
         let clock =
             Clock { time: Duration::from_millis(time), increment: Duration::from_millis(inc), moves_to_go: None };
-        limits = Limits::clock(&clock, Duration::from_millis(30));
+        // The engine's declared `Move Overhead` is kept back, as a UCI engine keeps it.
+        limits = Limits::clock(&clock, xiangqi_search::options::EngineSettings::default().move_overhead);
     }
     if let Some(ms) = args.movetime {
         // With a clock too, the first limit reached ends the search: the smaller hard limit.
@@ -566,7 +567,7 @@ fn go_limits(args: &GoArgs, turn: Color) -> Result<Limits, String> {
         limits.nodes = Some(in_range("nodes", n, 1, u64::MAX)?);
     }
     if let Some(d) = args.depth {
-        limits.depth = Some(in_range("depth", d, 1, 64)?);
+        limits.depth = Some(in_range("depth", d, 1, xiangqi_search::MAX_DEPTH)?);
     }
     Ok(limits)
 }
