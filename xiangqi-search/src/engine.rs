@@ -1,4 +1,4 @@
-//! The playing engine as one value: [`SearchEngine`] keeps a variant (the [`crate::Engine`] composition by
+//! The playing engine as one value: [`SearchEngine`] keeps a variant (the [`crate::EnginePreset`] composition by
 //! default), a transposition table, the search threads (Lazy SMP), what earlier searches of the game learnt about
 //! move ordering, the evaluator's source and the options ([`crate::options`]). [`SearchEngine::go`] starts a search
 //! and returns its [`SearchHandle`] at once; [`SearchEngine::search`] waits for the result. It never names a
@@ -10,7 +10,7 @@ use crate::game::FastPaths;
 use crate::handle::{Control, GoMode, Info, Listener, MarkDone, SearchHandle};
 use crate::limits::{Limits, Signals};
 use crate::memory::SearchMemory;
-use crate::options::{self, Effect, EngineSettings, OptionDecl, OptionValue, ENGINE_OPTIONS};
+use crate::options::{self, Effect, OptionDecl, OptionValue, SearchEngineSettings, ENGINE_OPTIONS};
 use crate::params::{self, Params};
 use crate::run::RunSetup;
 use crate::skill::{self, Choice, GamePly, Skill};
@@ -70,7 +70,7 @@ pub enum EngineError {
 pub struct SearchEngine<S, G = Position> {
     variant: VariantConfig,
     params: Params,
-    settings: EngineSettings,
+    settings: SearchEngineSettings,
     tt: Arc<TranspositionTable>,
     pool: Arc<SearchPool>,
     memory: Arc<SearchMemory>,
@@ -102,13 +102,13 @@ where
     S: EvalSource<G, G::Move> + Sync,
     S::Eval: Send,
 {
-    /// The [`crate::Engine`] variant with a [`DEFAULT_HASH_MB`] table on one thread, every option at its default,
+    /// The [`crate::EnginePreset`] variant with a [`DEFAULT_HASH_MB`] table on one thread, every option at its default,
     /// evaluating with what `source` builds.
     ///
     /// # Errors
     /// When the table's memory or the search thread cannot be had.
     pub fn new(source: S) -> Result<Self, EngineError> {
-        let settings = EngineSettings::default();
+        let settings = SearchEngineSettings::default();
         Ok(SearchEngine {
             variant: settings.variant.parse().expect("the engine variant parses"),
             params: Params::default(),
@@ -275,7 +275,7 @@ where
     }
 
     /// The values of the engine's own options.
-    pub fn settings(&self) -> &EngineSettings {
+    pub fn settings(&self) -> &SearchEngineSettings {
         &self.settings
     }
 

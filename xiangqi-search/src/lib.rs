@@ -14,7 +14,7 @@
 //! it needs, whether the engine has it, its statistics counters, its tunable parameters. A variant chosen at run time is a
 //! [`VariantConfig`] parsed from text (e.g. `negamax-ab+pvs+qs`, `pvs+tt`, `engine+no-lmr`), checked against the
 //! registry; it runs any combination, on compositions of the `Dynamic` policies that read it at run time and visit
-//! the same nodes. Named presets ([`Minimax`], [`AlphaBeta`], [`Pvs`], ..., [`Engine`]) are fixed compositions.
+//! the same nodes. Named presets ([`Minimax`], [`AlphaBeta`], [`Pvs`], ..., [`EnginePreset`]) are fixed compositions.
 //!
 //! A search can be watched by an [`Observer`] (a type parameter of the searcher; [`Silent`] for ordinary searches,
 //! which compiles every report away): node by node, and line by line, each node function reporting the labelled
@@ -28,7 +28,7 @@
 //! game; so is the [`synthetic::Tree`], where tests know exactly which leaves must be visited. The search never names
 //! a concrete evaluator: it is given one, or a function that builds one per thread.
 //!
-//! The playing engine in a few lines: [`SearchEngine`] holds the [`Engine`] composition, the transposition table,
+//! The playing engine in a few lines: [`SearchEngine`] holds the [`EnginePreset`] composition, the transposition table,
 //! the Lazy SMP threads, the move-ordering memory of a game, the evaluator's source, the options ([`options`]) and
 //! the techniques' tunable numbers ([`params`]: the compiled defaults, or a parameter file), with time management from a [`Clock`]; `xiangqi-eval` gives the evaluators (handcrafted or neural, incremental,
 //! cached). [`SearchEngine::go`] returns a [`SearchHandle`] at once: reports as the search deepens, a stop from any
@@ -158,6 +158,7 @@ pub type Nmp = Compose<NegamaxAbSoftForm, StaticLeaf, NullMove<3>>;
 pub type Qs = Compose<NegamaxAbSoftForm, Quiescence>;
 /// PVS, null move and quiescence together.
 pub type PvsNmpQs = Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation>;
-/// The playing engine: PVS, verified null move, quiescence, ordering and the engine's additions.
-pub type Engine =
+/// The `engine` preset as a fixed composition (what the playing engine, [`SearchEngine`], runs): PVS, verified
+/// null move, quiescence, ordering and the engine's additions.
+pub type EnginePreset =
     Compose<NegamaxAbSoftForm, Quiescence, VerifiedNullMove, PrincipalVariation, Ordered, EngineAdditions>;

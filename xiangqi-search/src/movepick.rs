@@ -7,7 +7,7 @@
 use crate::config::VariantConfig;
 use crate::game::{FastPaths, GenType, MoveBuf, Score};
 use crate::history::OrderState;
-use crate::registry::{Group, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Params, Technique, TechniqueId};
 use crate::techniques::capture_history::{self, CaptureHistory};
 use crate::techniques::history_scale::{self, HistoryScale};
 use crate::techniques::{continuation_history, correction_history};
@@ -184,7 +184,7 @@ pub const TECHNIQUE: Technique = Technique {
     summary:
         "move ordering: the hash move, MVV-LVA captures, killers, countermoves and history (default: generation order)",
     group: Group::Spec,
-    reach: Reach::AnyForm,
+    forms: Forms::AnyForm,
     needs: None,
     in_engine: true,
     counters: &[],

@@ -132,7 +132,7 @@ pub const SEED: OptionDecl = OptionDecl {
     doc: "Seed of the levels' and Variety's random choices: 0 for a new seed every game, else reproducible.",
 };
 
-/// What setting one of the engine's options asks of the engine beyond keeping its value in [`EngineSettings`]
+/// What setting one of the engine's options asks of the engine beyond keeping its value in [`SearchEngineSettings`]
 /// (what [`crate::SearchEngine::set_option`] does after the setter).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
@@ -157,7 +157,7 @@ pub struct EngineOption {
     /// The declaration (name, type, default, range).
     pub decl: OptionDecl,
     /// Checks `value` and keeps it in the settings; an error leaves the engine as it was.
-    pub set: fn(&mut EngineSettings, &OptionValue) -> Result<Effect, String>,
+    pub set: fn(&mut SearchEngineSettings, &OptionValue) -> Result<Effect, String>,
 }
 
 impl std::fmt::Debug for EngineOption {
@@ -280,7 +280,7 @@ pub fn find(name: &str) -> Option<&'static EngineOption> {
 
 /// The values of the engine's own options ([`ENGINE_OPTIONS`]), as set.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineSettings {
+pub struct SearchEngineSettings {
     /// `Hash`, in megabytes.
     pub hash_mb: usize,
     /// `Threads`.
@@ -307,7 +307,7 @@ pub struct EngineSettings {
     pub seed: u64,
 }
 
-impl EngineSettings {
+impl SearchEngineSettings {
     /// The level played: `UCI_Elo`'s under `UCI_LimitStrength`, else `Skill Level`.
     pub fn level(&self) -> u8 {
         if self.limit_strength {
@@ -318,13 +318,13 @@ impl EngineSettings {
     }
 }
 
-impl Default for EngineSettings {
+impl Default for SearchEngineSettings {
     /// Every option at its declared default.
-    fn default() -> EngineSettings {
+    fn default() -> SearchEngineSettings {
         let spin = |d: OptionDecl| d.spin().0 as usize;
         let check = |d: OptionDecl| matches!(d.kind, OptionKind::Check { default: true });
         let OptionKind::Text { default: variant } = VARIANT.kind else { unreachable!("Variant is text") };
-        EngineSettings {
+        SearchEngineSettings {
             hash_mb: spin(HASH),
             threads: spin(THREADS),
             multipv: spin(MULTIPV),
@@ -354,7 +354,7 @@ mod tests {
             let same = ENGINE_OPTIONS.iter().filter(|o| o.decl.name.eq_ignore_ascii_case(d.name)).count();
             assert_eq!(same, 1, "{}", d.name);
         }
-        let s = EngineSettings::default();
+        let s = SearchEngineSettings::default();
         assert_eq!((s.hash_mb, s.threads, s.multipv, s.variant.as_str()), (16, 1, 1, "engine"));
         assert_eq!(s.move_overhead.as_millis(), 10);
         assert_eq!((s.skill_level, s.limit_strength, s.variety, s.seed, s.level()), (10, false, 0, 0, 10));

@@ -64,9 +64,9 @@ pub enum Group {
     Addition,
 }
 
-/// Which forms of the search a technique works with.
+/// Which forms of the search a technique works with (the variant parser refuses it in the others).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reach {
+pub enum Forms {
     /// Every form, the two-sided ones included (quiescence, ordering, the transposition table).
     AnyForm,
     /// The negamax node, with or without a window (the engine's additions).
@@ -89,7 +89,7 @@ pub struct Technique {
     /// The spec's technique or the engine's addition.
     pub group: Group,
     /// The forms it works with.
-    pub reach: Reach,
+    pub forms: Forms,
     /// The technique it needs, unless the engine is asked for (`lmr` needs `order`).
     pub needs: Option<&'static str>,
     /// Whether the `engine` preset has it.

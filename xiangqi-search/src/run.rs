@@ -125,7 +125,7 @@ impl VariantConfig {
         let pvs_nmp_qs_order =
             [child::ID, null_move::ID, quiescence::ID, movepick::ID].into_iter().all(|id| config.has(id));
         if config.is_engine() && pvs_nmp_qs_order && config.has(verified_null::ID) {
-            go!(crate::Engine)
+            go!(crate::EnginePreset)
         } else if config.is_engine() || any_addition {
             go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<ChosenNull>, DynamicChild, DynamicOrder, EngineAdditions>)
         } else if config.form() == FormKind::NegamaxAb && pvs_nmp_qs_order {

@@ -4,7 +4,7 @@
 //! from the registry ([`crate::techniques::TECHNIQUES`]); nothing here names a technique.
 
 use crate::config::{FormKind, VariantConfig};
-use crate::registry::{Group, Reach, Technique};
+use crate::registry::{Forms, Group, Technique};
 use crate::techniques::{self, TECHNIQUES};
 use std::fmt;
 use std::str::FromStr;
@@ -123,7 +123,7 @@ pub fn parts() -> Vec<(String, String)> {
     let mut rows = vec![(forms.join(" | "), "the form (default negamax-ab)".to_owned())];
     let group = |g: Group| TECHNIQUES.iter().copied().filter(move |t| t.group == g);
     for t in group(Group::Spec) {
-        let window = if t.reach == Reach::NegamaxWindow { " (needs alpha-beta)" } else { "" };
+        let window = if t.forms == Forms::NegamaxWindow { " (needs alpha-beta)" } else { "" };
         rows.push((t.name.to_owned(), format!("{}{window}", t.summary)));
     }
     let spec: Vec<&str> = group(Group::Spec).map(|t| t.name).collect();
@@ -136,7 +136,7 @@ pub fn parts() -> Vec<(String, String)> {
     ));
     for t in group(Group::Addition) {
         let needs = t.needs.map_or(String::new(), |n| format!(" (needs {n})"));
-        let forms = if t.reach == Reach::AnyForm { "any search" } else { "a negamax search" };
+        let forms = if t.forms == Forms::AnyForm { "any search" } else { "a negamax search" };
         let engine = if t.in_engine { "in the engine" } else { "not in the engine" };
         rows.push((t.name.to_owned(), format!("{}{needs}; an addition that joins {forms}; {engine}", t.summary)));
     }
@@ -281,7 +281,7 @@ impl FromStr for VariantConfig {
         // The engine's additions other than those that join any form are written for the negamax node.
         if !engine
             && form.two_sided()
-            && TECHNIQUES.iter().copied().filter(on).any(|t| t.group == Group::Addition && t.reach != Reach::AnyForm)
+            && TECHNIQUES.iter().copied().filter(on).any(|t| t.group == Group::Addition && t.forms != Forms::AnyForm)
         {
             return Err(VariantError::AdditionForm(form.name()));
         }
@@ -294,7 +294,7 @@ impl FromStr for VariantConfig {
         if engine && form != FormKind::NegamaxAb {
             return Err(VariantError::EngineForm(form.name()));
         }
-        let windowed = || TECHNIQUES.iter().copied().filter(on).filter(|t| t.reach == Reach::NegamaxWindow);
+        let windowed = || TECHNIQUES.iter().copied().filter(on).filter(|t| t.forms == Forms::NegamaxWindow);
         if let Some(t) = windowed().find(|_| !form.prunes()) {
             return Err(VariantError::NeedsWindow { technique: t.name, form: form.name() });
         }

@@ -6,7 +6,9 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 use xiangqi_core::Position;
 use xiangqi_eval::EngineEval;
-use xiangqi_search::{Engine, Evaluator, Limits, Score, SearchResult, Searcher, TranspositionTable, VariantConfig};
+use xiangqi_search::{
+    EnginePreset, Evaluator, Limits, Score, SearchResult, Searcher, TranspositionTable, VariantConfig,
+};
 
 /// Material only, enough for the stop conditions.
 struct Material;
@@ -18,7 +20,7 @@ impl Evaluator<Position> for Material {
     }
 }
 
-fn engine(fen: &str) -> Searcher<Position, Material, Engine> {
+fn engine(fen: &str) -> Searcher<Position, Material, EnginePreset> {
     Searcher::new(Position::from_fen(fen).unwrap(), Material).with_tt(Arc::new(TranspositionTable::new(1)))
 }
 

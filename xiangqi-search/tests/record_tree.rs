@@ -12,8 +12,8 @@ use xiangqi_search::record::{DotOptions, Edge, Node, PruneReason, Recorder, Stat
 use xiangqi_search::synthetic::{Child, Tree, TreeEval};
 use xiangqi_search::techniques::{futility, late_move_reductions, table};
 use xiangqi_search::{
-    AlphaBeta, Engine, Evaluator, Exit, GameTree, Limits, NegamaxAb, NegamaxAbHard, Nmp, NodeKind, Pvs, Qs, Score,
-    SearchResult, Searcher, Stats, TranspositionTable, Variant,
+    AlphaBeta, EnginePreset, Evaluator, Exit, GameTree, Limits, NegamaxAb, NegamaxAbHard, Nmp, NodeKind, Pvs, Qs,
+    Score, SearchResult, Searcher, Stats, TranspositionTable, Variant,
 };
 
 /// The spec's alpha-beta figure.
@@ -266,7 +266,7 @@ fn quiescence_nodes_are_reached_by_their_captures() {
 
 #[test]
 fn the_engine_preset_keeps_the_recording_balanced() {
-    let (rec, r) = record_xiangqi::<Engine>(MIDDLEGAME, 5);
+    let (rec, r) = record_xiangqi::<EnginePreset>(MIDDLEGAME, 5);
     check_counts(&rec, &r.stats);
     let futility = rec.nodes().iter().filter(|n| n.state == State::Pruned(PruneReason::Futility)).count();
     assert_eq!(futility as u64, r.stats.get(futility::PRUNES));

@@ -556,7 +556,7 @@ fn go_limits(args: &GoArgs, turn: Color) -> Result<Limits, String> {
         let clock =
             Clock { time: Duration::from_millis(time), increment: Duration::from_millis(inc), moves_to_go: None };
         // The engine's declared `Move Overhead` is kept back, as a UCI engine keeps it.
-        limits = Limits::clock(&clock, xiangqi_search::options::EngineSettings::default().move_overhead);
+        limits = Limits::clock(&clock, xiangqi_search::options::SearchEngineSettings::default().move_overhead);
     }
     if let Some(ms) = args.movetime {
         // With a clock too, the first limit reached ends the search: the smaller hard limit.

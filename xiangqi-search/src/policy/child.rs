@@ -4,7 +4,7 @@
 
 use super::{ChildNode, ChildPolicy, Label, NodeKind, Observer, Search, Step};
 use crate::game::{GameTree, Score};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 use crate::techniques::late_move_reductions::LateMoveReductions;
 
 /// PVS's entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -14,7 +14,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "principal variation search",
     group: Group::Spec,
-    reach: Reach::NegamaxWindow,
+    forms: Forms::NegamaxWindow,
     needs: None,
     in_engine: true,
     counters: &[RESEARCHES],

@@ -2,7 +2,7 @@
 
 use super::{Label, Node, NodeKind, NullPolicy, Observer, Search, Step};
 use crate::game::{GameTree, Score};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 use std::marker::PhantomData;
 
 /// The null move's entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &["null"],
     summary: "null-move pruning, R = 3",
     group: Group::Spec,
-    reach: Reach::NegamaxWindow,
+    forms: Forms::NegamaxWindow,
     needs: None,
     in_engine: true,
     counters: &[TRIES, CUTOFFS],

@@ -3,7 +3,7 @@
 use super::{Exit, Label, LeafPolicy, NodeKind, Observer, Search, Step};
 use crate::game::{FastPaths, GameTree, Score, MAX_PLY};
 use crate::movepick::MovePicker;
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Technique, TechniqueId};
 use crate::techniques::qs_evasions::{self, QsEvasions};
 use crate::techniques::qs_pruning::QsPruning;
 use crate::techniques::qs_see::QsSee;
@@ -15,7 +15,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "quiescence search at the horizon",
     group: Group::Spec,
-    reach: Reach::AnyForm,
+    forms: Forms::AnyForm,
     needs: None,
     in_engine: true,
     counters: &[],

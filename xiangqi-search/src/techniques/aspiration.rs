@@ -2,7 +2,7 @@
 
 use crate::config::VariantConfig;
 use crate::game::{Score, INFINITY, MATE_BOUND};
-use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Params, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -11,7 +11,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "aspiration windows",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: None,
     in_engine: true,
     counters: &[FAILS],

@@ -1,7 +1,7 @@
 //! Check extension.
 
 use crate::game::MAX_PLY;
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -10,7 +10,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "check extension",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: None,
     in_engine: true,
     counters: &[EXTENSIONS],

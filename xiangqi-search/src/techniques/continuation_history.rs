@@ -1,6 +1,6 @@
 //! Continuation history.
 
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -9,7 +9,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &["continuation-history"],
     summary: "continuation history: quiet moves ordered by how they fared after the moves one and two plies back",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("order"),
     in_engine: false,
     counters: &[],

@@ -1,7 +1,7 @@
 //! Correction history.
 
 use crate::game::{Score, MATE_BOUND};
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -10,7 +10,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &["correction-history"],
     summary: "the static evaluation corrected by what searches found for positions of the same structure",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("order"),
     in_engine: false,
     counters: &[],

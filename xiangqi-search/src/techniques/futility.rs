@@ -2,7 +2,7 @@
 
 use crate::game::{Score, INFINITY, MATE_BOUND};
 use crate::policy::Node;
-use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Params, Technique, TechniqueId};
 use crate::techniques::history_pruning::HistoryPruning;
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "futility and late move pruning",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("order"),
     in_engine: true,
     counters: &[PRUNES],

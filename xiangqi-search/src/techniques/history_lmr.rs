@@ -1,6 +1,6 @@
 //! History-adjusted late move reductions.
 
-use crate::registry::{Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Param, Params, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -9,7 +9,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &["history-lmr"],
     summary: "late move reductions adjusted by the move's history",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("lmr"),
     in_engine: false,
     counters: &[],

@@ -1,6 +1,6 @@
 //! History pruning.
 
-use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Params, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -9,7 +9,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &["history-pruning"],
     summary: "history pruning: quiet moves with a bad history are skipped near the horizon",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("order"),
     in_engine: false,
     counters: &[PRUNES],

@@ -1,6 +1,6 @@
 //! The bounded history scale.
 
-use crate::registry::{Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Param, Params, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -9,7 +9,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &["history-scale"],
     summary: "history tables bounded near 2^14 with bonuses linear in depth, so gravity keeps them a recent average",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("order"),
     in_engine: true,
     counters: &[],

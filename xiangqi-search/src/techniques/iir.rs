@@ -1,7 +1,7 @@
 //! Internal iterative reduction.
 
 use crate::policy::Search;
-use crate::registry::{Counter, Group, Param, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -10,7 +10,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "internal iterative reduction: a node without a table move is searched a ply shallower",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("tt"),
     in_engine: true,
     counters: &[REDUCTIONS],

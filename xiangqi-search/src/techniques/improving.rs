@@ -1,7 +1,7 @@
 //! The "improving" signal.
 
 use crate::game::{Score, INFINITY};
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -10,7 +10,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "pruning margins that depend on whether the static evaluation rose over the last two plies",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: None,
     in_engine: true,
     counters: &[],

@@ -5,7 +5,7 @@
 use crate::config::VariantConfig;
 use crate::game::Score;
 use crate::policy::{ChildNode, Node, NodeKind, Observer, Search};
-use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Params, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -14,7 +14,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "late move reductions",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("order"),
     in_engine: true,
     counters: &[REDUCTIONS, RESEARCHES],

@@ -2,7 +2,7 @@
 
 use crate::game::{mated_in, Score, MATE};
 use crate::policy::{Additions, Search, Variant};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not part of the `engine` preset (whose node
 /// counts are the bench signature): added with `engine+mdp`, or to any negamax search (`pvs+mdp`).
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "mate distance pruning",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: None,
     in_engine: false,
     counters: &[CUTOFFS],

@@ -3,7 +3,7 @@
 use crate::game::{FastPaths, GameTree, Score, MATE_BOUND};
 use crate::movepick::MovePicker;
 use crate::policy::{Additions, Node, NodeKind, Observer, Search, Variant};
-use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Params, Technique, TechniqueId};
 use crate::techniques::improving::Improving;
 use crate::tt::{Bound, TtHit};
 
@@ -15,7 +15,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "ProbCut: a good capture that beats beta by a margin in a shallower search cuts the node off",
     group: Group::Addition,
-    reach: Reach::NegamaxWindow,
+    forms: Forms::NegamaxWindow,
     needs: None,
     in_engine: false,
     counters: &[CUTS, TABLE_CUTS],

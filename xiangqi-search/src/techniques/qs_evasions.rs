@@ -1,7 +1,7 @@
 //! Quiescence evasions: a quiescence node in check searches every evasion instead of standing pat.
 
 use crate::policy::{Additions, Search, Variant};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not part of the `engine` preset until games
 /// confirm it: added with `engine+qsevasion`, or to any search with quiescence.
@@ -11,7 +11,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "quiescence in check: every evasion is searched, no stand pat, and a side without one is mated",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("qs"),
     in_engine: false,
     counters: &[NODES],

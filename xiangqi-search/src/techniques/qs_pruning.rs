@@ -1,7 +1,7 @@
 //! Quiescence pruning.
 
 use crate::policy::{Additions, Search, Variant};
-use crate::registry::{Counter, Group, Param, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not in the `engine` preset, where quiescence by
 /// SEE (`qsee`, [`crate::techniques::qs_see`]) decides instead; added with `engine+no-qsee+qsprune`, or to any search
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "quiescence pruning: captures that likely lose material are not searched",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("qs"),
     in_engine: false,
     counters: &[PRUNES],

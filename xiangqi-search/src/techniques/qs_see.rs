@@ -2,7 +2,7 @@
 
 use crate::game::{FastPaths, GameTree, Score};
 use crate::policy::{Additions, Search, Variant};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Part of the `engine` preset, where it takes the
 /// place of quiescence pruning (`qsprune`); taken away with `engine+no-qsee`, or added to any search with quiescence.
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "quiescence by SEE: captures whose static exchange loses material are not searched",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("qs"),
     in_engine: true,
     counters: &[PRUNES],

@@ -1,7 +1,7 @@
 //! The game's rules at the node: repetition, perpetual check and chase, and the move limit.
 
 use crate::game::{Rule, Score};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -10,7 +10,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "the game's rules (repetition, perpetual check and chase, move limit)",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: None,
     in_engine: true,
     counters: &[CUTOFFS],

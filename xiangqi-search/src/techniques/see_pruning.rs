@@ -1,7 +1,7 @@
 //! SEE pruning: moves that lose material by static exchange skipped at shallow depth.
 
 use crate::game::{Score, MATE_BOUND};
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Not part of the `engine` preset until games
 /// confirm it: added with `engine+see`, or to any negamax search (`pvs+see`).
@@ -11,7 +11,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "SEE pruning: captures and quiet moves that lose material by static exchange, skipped at shallow depth",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: None,
     in_engine: false,
     counters: &[CAPTURE_PRUNES, QUIET_PRUNES],

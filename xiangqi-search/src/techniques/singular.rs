@@ -2,7 +2,7 @@
 
 use crate::game::{FastPaths, Score, MATE_BOUND};
 use crate::policy::{Additions, Node, Search, Variant};
-use crate::registry::{Counter, Group, Param, Params, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Params, Technique, TechniqueId};
 use crate::tt::{Bound, TtHit};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &["se"],
     summary: "singular extension of a table move better than every other, with multi-cut and negative extensions",
     group: Group::Addition,
-    reach: Reach::NegamaxWindow,
+    forms: Forms::NegamaxWindow,
     needs: Some("tt"),
     in_engine: true,
     counters: &[EXTENSIONS, MULTI_CUTS],

@@ -2,7 +2,7 @@
 //! is stored as. The table itself is [`crate::tt`].
 
 use crate::game::Score;
-use crate::registry::{Counter, Group, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Technique, TechniqueId};
 use crate::tt::{Bound, TtHit};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "the transposition table",
     group: Group::Addition,
-    reach: Reach::AnyForm,
+    forms: Forms::AnyForm,
     needs: None,
     in_engine: true,
     counters: &[HITS, CUTOFFS],

@@ -1,7 +1,7 @@
 //! Time management from best-move stability and node effort.
 
 use crate::game::Score;
-use crate::registry::{Group, Reach, Technique, TechniqueId};
+use crate::registry::{Forms, Group, Technique, TechniqueId};
 use std::time::Duration;
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]). Part of the `engine` preset (`engine+no-tm` takes
@@ -14,7 +14,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "time management: the clock's optimum scaled by best-move stability and node effort",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: None,
     in_engine: true,
     counters: &[],
@@ -231,7 +231,7 @@ mod tests {
     #[test]
     fn on_a_clock_it_counts_the_root_moves_and_sets_the_soft_limit() {
         let pos = xiangqi_core::Position::startpos();
-        let mut s = crate::Searcher::<_, _, crate::Engine>::new(pos, Material);
+        let mut s = crate::Searcher::<_, _, crate::EnginePreset>::new(pos, Material);
         let (soft, hard) = (Duration::from_secs(60), Duration::from_secs(120));
         let limits =
             crate::Limits { depth: Some(5), soft_time: Some(soft), movetime: Some(hard), ..Default::default() };
@@ -247,7 +247,7 @@ mod tests {
         assert!(set >= soft.mul_f64(Tm::MIN_SCALE) && set <= soft.mul_f64(Tm::MAX_SCALE).min(hard));
         // Without the technique nothing is counted.
         let without: crate::VariantConfig = "engine+no-tm".parse().unwrap();
-        let mut plain = crate::Searcher::<_, _, crate::Engine>::new(xiangqi_core::Position::startpos(), Material)
+        let mut plain = crate::Searcher::<_, _, crate::EnginePreset>::new(xiangqi_core::Position::startpos(), Material)
             .with_config(without);
         plain.search(&limits);
         assert!(!plain.tm_active && plain.root_nodes.is_empty() && plain.tm_soft.is_none());

@@ -3,7 +3,7 @@
 use crate::game::{Score, MATE_BOUND};
 use crate::policy::null_move::{null_search, CUTOFFS};
 use crate::policy::{Node, NodeKind, NullMove, NullPolicy, Observer, Search};
-use crate::registry::{Counter, Group, Param, Reach, Technique, TechniqueId};
+use crate::registry::{Counter, Forms, Group, Param, Technique, TechniqueId};
 
 /// Its entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -12,7 +12,7 @@ pub const TECHNIQUE: Technique = Technique {
     aliases: &[],
     summary: "the engine's verified null move in place of the spec's",
     group: Group::Addition,
-    reach: Reach::Negamax,
+    forms: Forms::Negamax,
     needs: Some("nmp"),
     in_engine: true,
     counters: &[VERIFICATIONS],
@@ -37,7 +37,7 @@ pub const VERIFICATIONS: Counter =
 /// [`VerifiedNullMove::VERIFY_DEPTH`] on a cutoff verified by a reduced search of the node itself without a null
 /// move (against zugzwang, common in xiangqi endgames).
 ///
-/// Hook: the composition's null-move slot ([`NullPolicy`]), before the moves: [`crate::Engine`] has it fixed; a
+/// Hook: the composition's null-move slot ([`NullPolicy`]), before the moves: [`crate::EnginePreset`] has it fixed; a
 /// variant chosen at run time has [`ChosenNull`], which reads this technique's bit. Source: Tabibi and Netanyahu,
 /// "Verified null-move pruning" (2002); the adaptive reduction as in Stockfish.
 #[derive(Debug, Clone, Copy, Default)]
