@@ -10,6 +10,7 @@ use crate::policy::{
 use crate::searcher::Searcher;
 use crate::techniques::check_extension::{self, CheckExtension};
 use crate::techniques::correction_history::{self, CorrectionHistory};
+use crate::techniques::fail_high::FailHighDamping;
 use crate::techniques::futility::{self, SkipRule};
 use crate::techniques::history_lmr::{self, HistoryReductions};
 use crate::techniques::history_pruning;
@@ -268,6 +269,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         if node.excluding() {
             return self.leave_early(ply, depth, alpha, beta, best, exit);
         }
+        // Hook: a fail-soft value above beta drawn toward it (fail-high damping).
+        let best = FailHighDamping::adjust(self, &node, best);
         // Hook: the correction history learns how far the search found the node from its static evaluation.
         self.correction_hook(&node, best, best_move);
         // Hook: the node's value (the window's bound when it fails hard), stored in the transposition table.

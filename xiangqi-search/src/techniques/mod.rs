@@ -39,6 +39,7 @@
 //! | `probcut`: ProbCut (not in `engine`) | `probcut.rs` | node: before the moves (after internal iterative reduction) | a capture that wins material and beats beta by a margin in a quiescence search and a search 4 plies shallower cuts the node off; so does a table lower bound far above beta from nearly this depth | Buro (1995); Stockfish's step 11 and its "small ProbCut", Pikafish |
 //! | `hscale`: history scale | `history_scale.rs` | ordering: learning | the histories are bounded near 2^14 and learn with bonuses linear in depth, so gravity keeps them a recent average | Stockfish's `stat_bonus`, `StatsEntry` |
 //! | `qsevasion`: quiescence evasions (not in `engine`) | `qs_evasions.rs` | quiescence: the top of each node (`policy/quiescence.rs`) | a quiescence node in check searches every evasion instead of standing pat, and is mated without one | Stockfish's qsearch, Pikafish |
+//! | `failhigh`: fail-high damping (not in `engine`) | `fail_high.rs` | node: after the moves, before the store | a zero-window node's fail-soft value above beta is pulled toward beta, more at shallow depth | Stockfish's `search.cpp` (fail high adjustment) |
 //!
 //! Adding a technique: its file (entry, parameters, doc, hook function), one line in [`TECHNIQUES`], and one call
 //! at its hook. A test checks this table against [`TECHNIQUES`] (each of the engine's additions a row, in the
@@ -52,6 +53,7 @@ pub mod capture_history;
 pub mod check_extension;
 pub mod continuation_history;
 pub mod correction_history;
+pub mod fail_high;
 pub mod futility;
 pub mod history_lmr;
 pub mod history_pruning;
@@ -104,6 +106,7 @@ pub const TECHNIQUES: &[&Technique] = &[
     &probcut::TECHNIQUE,
     &history_scale::TECHNIQUE,
     &qs_evasions::TECHNIQUE,
+    &fail_high::TECHNIQUE,
 ];
 
 /// The technique named `word` (its name or an alias, any case).
