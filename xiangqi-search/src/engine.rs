@@ -349,8 +349,7 @@ where
                 return Ok(Some(format!("parameters from {}", path.trim())));
             }
         } else if let Some(p) = params::find(name) {
-            let OptionValue::Spin(n) = value else { return Err(format!("option {name}: {value:?} is not a number")) };
-            self.params.set(p.name, *n).map_err(|e| e.to_string())?;
+            self.params.set(p.name, options::spin(*decl, value)?).map_err(|e| e.to_string())?;
         } else if self.source.options().iter().any(|o| o.name == name) {
             let mut source = (*self.source).clone();
             let said = source.set_option(name, value)?;

@@ -167,7 +167,7 @@ impl std::fmt::Debug for EngineOption {
 }
 
 /// The number `value` of the spin option `decl`.
-fn spin(decl: OptionDecl, value: &OptionValue) -> Result<i64, String> {
+pub(crate) fn spin(decl: OptionDecl, value: &OptionValue) -> Result<i64, String> {
     match value {
         OptionValue::Spin(n) => Ok(*n),
         other => Err(format!("option {}: {other:?} is not a number", decl.name)),
