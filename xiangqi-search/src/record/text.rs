@@ -28,7 +28,7 @@ fn score(v: Option<Score>) -> String {
     }
 }
 
-/// The trace of `rec` as text (see the [module](self) documentation), moves written by `label`, sides named by
+/// The trace of `rec` as text (see this module's documentation), moves written by `label`, sides named by
 /// `sides`.
 pub fn trace_text<M: Copy>(rec: &Recorder<M>, label: impl Fn(&M) -> String, sides: Sides) -> String {
     let mut out = String::new();
