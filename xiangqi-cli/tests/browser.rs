@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 use xiangqi_core::Position;
 use xiangqi_search::record::Recorder;
 use xiangqi_search::synthetic::{Child as TreeChild, Tree, TreeEval};
+
+#[path = "../../xiangqi-search/tests/support/time_scale.rs"]
+mod time_scale;
 use xiangqi_search::{Limits, RunSetup, VariantConfig};
 
 #[path = "browser/board.rs"]
@@ -141,7 +144,7 @@ async fn wait_for(c: &Client, what: &str, script: &str, timeout: Duration) -> Va
         if truthy {
             return v;
         }
-        if start.elapsed() > timeout {
+        if start.elapsed() > time_scale::scaled(timeout) {
             let status = c.execute("return document.getElementById('status')?.textContent", vec![]).await;
             panic!("timed out after {timeout:?} waiting for {what} (last value {v}; page status {status:?})");
         }

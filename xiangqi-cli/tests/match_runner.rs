@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use xiangqi_core::record::{read_pgn, GameRecord, ReadOptions};
 
-#[path = "support/time_scale.rs"]
+#[path = "../../xiangqi-search/tests/support/time_scale.rs"]
 mod time_scale;
 
 const XQ: &str = env!("CARGO_BIN_EXE_xiangqi");

@@ -7,20 +7,25 @@ use xiangqi_core::{Move, Position};
 use xiangqi_eval::EvalChoice;
 use xiangqi_search::{GoMode, Limits, SearchEngine, SearchHandle, SearchResult, Stopper};
 
-/// Generous: the machine running the tests may be busy.
-const PATIENCE: Duration = Duration::from_secs(60);
+#[path = "support/time_scale.rs"]
+mod time_scale;
+
+/// Generous: the machine running the tests may be busy (times `XIANGQI_TEST_TIME_SCALE`).
+fn patience() -> Duration {
+    time_scale::scaled(Duration::from_secs(60))
+}
 
 fn engine() -> SearchEngine<EvalChoice> {
     SearchEngine::new(EvalChoice::Handcrafted).unwrap()
 }
 
-/// The handle's result, or a failure when it does not come within [`PATIENCE`].
+/// The handle's result, or a failure when it does not come within [`patience`].
 fn wait(handle: SearchHandle<Move>) -> SearchResult<Move> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(handle.wait());
     });
-    rx.recv_timeout(PATIENCE).expect("the search ends")
+    rx.recv_timeout(patience()).expect("the search ends")
 }
 
 #[test]
@@ -46,7 +51,7 @@ fn a_search_stopped_from_another_thread_returns_a_legal_move() {
         stopper.stop();
         let _ = tx.send(());
     });
-    rx.recv_timeout(PATIENCE).unwrap();
+    rx.recv_timeout(patience()).unwrap();
     let r = wait(handle);
     assert!(pos.is_legal(r.best_move.expect("a move")), "{r:?}");
     assert!(r.depth >= 1);
@@ -73,7 +78,7 @@ fn reports_can_be_polled_without_blocking() {
     let pos = Position::startpos();
     let handle = engine.go(&pos, Limits::depth(4), GoMode::default());
     let mut seen = Vec::new();
-    let deadline = std::time::Instant::now() + PATIENCE;
+    let deadline = std::time::Instant::now() + patience();
     while !handle.is_finished() {
         assert!(std::time::Instant::now() < deadline, "the search ends");
         seen.extend(handle.try_report());
@@ -119,7 +124,7 @@ fn the_engine_is_usable_again_after_a_stopped_search() {
         drop(dropped);
         let _ = tx.send(());
     });
-    rx.recv_timeout(PATIENCE).expect("dropping the handle stops the search");
+    rx.recv_timeout(patience()).expect("dropping the handle stops the search");
     let r = engine.search(&pos, &Limits::depth(3));
     assert!(pos.is_legal(r.best_move.unwrap()));
 }

@@ -10,6 +10,9 @@ use xiangqi_search::{
     EnginePreset, Evaluator, Limits, Score, SearchResult, Searcher, TranspositionTable, VariantConfig,
 };
 
+#[path = "support/time_scale.rs"]
+mod time_scale;
+
 /// Material only, enough for the stop conditions.
 struct Material;
 
@@ -129,7 +132,7 @@ fn search_checks_answered_by_checks(limits: Limits) -> SearchResult<xiangqi_core
         let eval = EngineEval::new(&pos);
         let _ = tx.send(variant.run(pos, eval, &limits));
     });
-    rx.recv_timeout(Duration::from_secs(60)).expect("the search ends")
+    rx.recv_timeout(time_scale::scaled(Duration::from_secs(60))).expect("the search ends")
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 /// The scale of every timeout (`XIANGQI_TEST_TIME_SCALE`), applied by [`Engine::until`].
-#[path = "time_scale.rs"]
+#[path = "../../../xiangqi-search/tests/support/time_scale.rs"]
 pub mod time_scale;
 
 /// The engine process with its input and a channel of its output lines.

@@ -20,7 +20,7 @@ use xiangqi_uci::{Output, Uci};
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The scale of every timeout (`XIANGQI_TEST_TIME_SCALE`).
-#[path = "time_scale.rs"]
+#[path = "../../../xiangqi-search/tests/support/time_scale.rs"]
 pub mod time_scale;
 
 /// The engine's output: bytes in, whole lines out.
