@@ -24,6 +24,20 @@ pub struct ServeArgs {
         allow_hyphen_values = true
     )]
     pub max_searches: u64,
+    /// The longest search one request may run, in milliseconds (a `go`, each position of a review): a longer one,
+    /// or one without a time limit (infinite analysis, a depth), is cut to it and its answer says so. No cap when
+    /// not given.
+    #[arg(long, value_name = "MS", value_parser = args::range::<u64>(1, 86_400_000), allow_hyphen_values = true)]
+    pub max_movetime: Option<u64>,
+    /// The most nodes one request's search may take (a `go`, each position of a review), as --max-movetime. No
+    /// cap when not given.
+    #[arg(long, value_name = "N", value_parser = args::at_least::<u64>(1), allow_hyphen_values = true)]
+    pub max_nodes: Option<u64>,
+    /// An origin whose pages may open the WebSocket besides the server's own address (the host and port the
+    /// browser sent the request to): the public URL of a server behind a proxy or an Ingress, e.g.
+    /// `https://xiangqi.school.example`. Repeatable.
+    #[arg(long, value_name = "URL")]
+    pub allow_origin: Vec<xiangqi_web::AllowedOrigin>,
 }
 
 /// Runs the server until the process is ended.
@@ -60,7 +74,14 @@ pub fn run(args: &ServeArgs) -> CmdResult {
             println!("opening {url} in the browser");
             open(&url);
         }
-        let config = Config { max_searches: args.max_searches as usize, host: args.host.clone(), ..Config::default() };
+        let config = Config {
+            max_searches: args.max_searches as usize,
+            host: args.host.clone(),
+            max_movetime: args.max_movetime.map(std::time::Duration::from_millis),
+            max_nodes: args.max_nodes,
+            allowed_origins: args.allow_origin.clone(),
+            ..Config::default()
+        };
         xiangqi_web::serve(listener, config).await?;
         Ok(())
     })

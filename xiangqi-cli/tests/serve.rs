@@ -58,6 +58,22 @@ fn serve_answers_on_the_loopback_address() {
 }
 
 #[test]
+fn an_allowed_origin_opens_the_socket() {
+    let (_server, addr) = start(&["--allow-origin", "https://xiangqi.school.example", "--max-movetime", "5000"]);
+    let upgrade = "GET /ws HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+                   Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    let other = request(&addr, &format!("{upgrade}Origin: https://other.school.example\r\n"));
+    assert!(other.starts_with("HTTP/1.1 403"), "{other}");
+    // Behind a proxy that rewrote Host: the origin named on the command line is let in.
+    let mut s = TcpStream::connect(&addr).unwrap();
+    let head = format!("{upgrade}Origin: https://xiangqi.school.example\r\nHost: xiangqi.internal:8080\r\n\r\n");
+    s.write_all(head.as_bytes()).unwrap();
+    let mut first = String::new();
+    BufReader::new(s).read_line(&mut first).unwrap();
+    assert!(first.starts_with("HTTP/1.1 101"), "{first}");
+}
+
+#[test]
 fn serve_warns_beyond_the_loopback_address() {
     let (mut server, addr) = start(&["--host", "0.0.0.0", "--max-searches", "2"]);
     assert!(addr.starts_with("127.0.0.1:"), "{addr}");
@@ -68,7 +84,15 @@ fn serve_warns_beyond_the_loopback_address() {
 
 #[test]
 fn bad_flags_are_usage_errors() {
-    for args in [&["--port", "70000"][..], &["--max-searches", "0"], &["--host", "no.such.host.invalid"]] {
+    for args in [
+        &["--port", "70000"][..],
+        &["--max-searches", "0"],
+        &["--host", "no.such.host.invalid"],
+        &["--max-movetime", "0"],
+        &["--max-nodes", "-5"],
+        &["--allow-origin", "xiangqi.school.example"],
+        &["--allow-origin", "https://xiangqi.school.example/page"],
+    ] {
         let out = Command::new(env!("CARGO_BIN_EXE_xiangqi")).arg("serve").args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }

@@ -40,6 +40,7 @@ use axum::Router;
 use rust_embed::RustEmbed;
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::Semaphore;
 use xiangqi_eval::EvalChoice;
 
@@ -70,6 +71,15 @@ pub struct Config {
     pub eval: EvalChoice,
     /// The transposition table of each search, in MB.
     pub hash_mb: usize,
+    /// The longest search one request may run (`go`, and each position of a `review`): a longer one, or one
+    /// without a time limit, is cut to it and its answer says so (`clamped`). `None`: no cap.
+    pub max_movetime: Option<Duration>,
+    /// The most nodes one request's search may take (`go`, and each position of a `review`), as
+    /// [`Config::max_movetime`]. `None`: no cap.
+    pub max_nodes: Option<u64>,
+    /// Origins whose pages may open the WebSocket besides the server's own ([`origin_allowed`]): the public
+    /// address of a server behind a proxy or an Ingress, a DNS name of a server bound to loopback.
+    pub allowed_origins: Vec<AllowedOrigin>,
 }
 
 impl Default for Config {
@@ -79,6 +89,9 @@ impl Default for Config {
             host: "127.0.0.1".to_owned(),
             eval: EvalChoice::engine_default(),
             hash_mb: xiangqi_search::DEFAULT_HASH_MB,
+            max_movetime: None,
+            max_nodes: None,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -90,7 +103,7 @@ pub struct App {
     pub config: Config,
     /// One permit per search that may run.
     pub slots: Arc<Semaphore>,
-    /// The port the server listens on (for the `Origin` check).
+    /// The port the server listens on.
     pub port: u16,
 }
 
@@ -146,57 +159,164 @@ async fn socket(State(app): State<Arc<App>>, headers: HeaderMap, ws: WebSocketUp
     let origin = headers.get(header::ORIGIN).map(|v| v.to_str().unwrap_or("\u{0}"));
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     if let Some(origin) = origin {
-        if !origin_allowed(origin, host, &app.config.host, app.port) {
-            return (StatusCode::FORBIDDEN, "this socket serves only the page of this server").into_response();
+        if !origin_allowed(origin, host, &app.config) {
+            return (
+                StatusCode::FORBIDDEN,
+                "this socket serves only the pages of this server's own address (xiangqi serve --allow-origin adds one)",
+            )
+                .into_response();
         }
     }
     ws.max_message_size(MAX_MESSAGE).on_upgrade(move |socket| protocol::run(socket, app))
 }
 
-/// Whether a browser page at `origin` is the server's own: its port is the server's, and its host is a loopback
-/// name or address, the host the server was bound to, or (for a server bound to all interfaces) the IP address the
-/// request was sent to (`host`, the `Host` header; a name there is refused, so that a rebound DNS name cannot pass).
-pub fn origin_allowed(origin: &str, host: Option<&str>, bound: &str, port: u16) -> bool {
-    let Ok(uri) = origin.parse::<Uri>() else { return false };
-    let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else { return false };
-    let default_port = match scheme {
-        "http" => 80,
-        "https" => 443,
-        _ => return false,
-    };
-    if authority.port_u16().unwrap_or(default_port) != port {
-        return false;
+/// An origin whose pages may open the WebSocket (`xiangqi serve --allow-origin`): a scheme (`http` or `https`),
+/// a host and a port (the scheme's own when not written), as a browser sends it in the `Origin` header.
+///
+/// ```
+/// use xiangqi_web::AllowedOrigin;
+///
+/// let o: AllowedOrigin = "https://Xiangqi.School.example".parse().unwrap();
+/// assert_eq!(o.to_string(), "https://xiangqi.school.example:443");
+/// assert!("xiangqi.school.example".parse::<AllowedOrigin>().is_err()); // no scheme
+/// assert!("https://a.example/page".parse::<AllowedOrigin>().is_err()); // an origin has no path
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedOrigin {
+    /// `http` or `https`.
+    pub scheme: String,
+    /// The host, lowercase, without the brackets of an IPv6 address.
+    pub host: String,
+    /// The port.
+    pub port: u16,
+}
+
+impl std::str::FromStr for AllowedOrigin {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<AllowedOrigin, String> {
+        let uri: Uri = text.parse().map_err(|e| format!("{text:?} is not a URL: {e}"))?;
+        let scheme = match uri.scheme_str().map(str::to_ascii_lowercase).as_deref() {
+            Some("http") => "http",
+            Some("https") => "https",
+            _ => return Err(format!("{text:?}: an origin starts with http:// or https://")),
+        };
+        let authority = uri.authority().ok_or_else(|| format!("{text:?}: an origin names a host"))?;
+        if authority.as_str().contains('@') {
+            return Err(format!("{text:?}: an origin has no user name"));
+        }
+        if !matches!(uri.path(), "" | "/") || uri.query().is_some() {
+            return Err(format!("{text:?}: an origin is a scheme, a host and a port, without a path"));
+        }
+        let host = unbracket(authority.host()).to_ascii_lowercase();
+        if host.is_empty() {
+            return Err(format!("{text:?}: an origin names a host"));
+        }
+        let port = authority.port_u16().unwrap_or(if scheme == "https" { 443 } else { 80 });
+        Ok(AllowedOrigin { scheme: scheme.to_owned(), host, port })
     }
-    let name = authority.host().trim_start_matches('[').trim_end_matches(']');
-    let ip = name.parse::<IpAddr>().ok();
-    if name.eq_ignore_ascii_case("localhost") || ip.is_some_and(|ip| ip.is_loopback()) {
+}
+
+impl std::fmt::Display for AllowedOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "{}://[{}]:{}", self.scheme, self.host, self.port)
+        } else {
+            write!(f, "{}://{}:{}", self.scheme, self.host, self.port)
+        }
+    }
+}
+
+fn unbracket(host: &str) -> &str {
+    host.trim_start_matches('[').trim_end_matches(']')
+}
+
+fn is_loopback(host: &str) -> bool {
+    let host = unbracket(host);
+    host.eq_ignore_ascii_case("localhost") || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Whether a browser page at `origin` may open the WebSocket of a server configured by `config`, the handshake
+/// sent with the `Host` header `host`:
+/// - an origin of [`Config::allowed_origins`] is allowed;
+/// - otherwise the page must be the server's own: its host and port those of the `Host` header (the port the
+///   origin's scheme implies when the header names none), as a page loaded from the address the browser sent the
+///   handshake to has. A server bound to a loopback address (the default) takes only a loopback host there
+///   (`localhost`, `127.0.0.1`, `[::1]`): a page of another DNS name resolved to the loopback address (DNS
+///   rebinding) is refused; name such a host with `--allow-origin`.
+///
+/// ```
+/// use xiangqi_web::{origin_allowed, Config};
+///
+/// let local = Config::default(); // bound to 127.0.0.1
+/// assert!(origin_allowed("http://127.0.0.1:8080", Some("127.0.0.1:8080"), &local));
+/// assert!(!origin_allowed("http://evil.example:8080", Some("evil.example:8080"), &local));
+/// // Behind an Ingress: the browser's origin and Host header name the public address.
+/// let class = Config { host: "0.0.0.0".into(), ..Config::default() };
+/// assert!(origin_allowed("https://xiangqi.school.example", Some("xiangqi.school.example"), &class));
+/// assert!(!origin_allowed("https://evil.example", Some("xiangqi.school.example"), &class));
+/// ```
+pub fn origin_allowed(origin: &str, host: Option<&str>, config: &Config) -> bool {
+    let Ok(origin) = origin.parse::<AllowedOrigin>() else { return false };
+    if config.allowed_origins.contains(&origin) {
         return true;
     }
-    if name.eq_ignore_ascii_case(bound.trim_start_matches('[').trim_end_matches(']')) {
-        return true;
-    }
-    let sent_to = host.and_then(|h| h.parse::<axum::http::uri::Authority>().ok());
-    ip.is_some() && sent_to.is_some_and(|a| a.host().trim_start_matches('[').trim_end_matches(']') == name)
+    let Some(sent_to) = host.and_then(|h| h.parse::<axum::http::uri::Authority>().ok()) else { return false };
+    let default_port = if origin.scheme == "https" { 443 } else { 80 };
+    let same = unbracket(sent_to.host()).eq_ignore_ascii_case(&origin.host)
+        && sent_to.port_u16().unwrap_or(default_port) == origin.port;
+    same && (!is_loopback(&config.host) || is_loopback(&origin.host))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::origin_allowed;
+    use super::{origin_allowed, AllowedOrigin, Config};
 
     #[test]
     fn origins() {
-        let ok = |o: &str| origin_allowed(o, Some("127.0.0.1:8080"), "127.0.0.1", 8080);
+        let local = Config::default();
+        let ok = |o: &str| origin_allowed(o, Some("127.0.0.1:8080"), &local);
         assert!(ok("http://127.0.0.1:8080"));
-        assert!(ok("http://localhost:8080"));
-        assert!(ok("http://[::1]:8080"));
+        assert!(origin_allowed("http://localhost:8080", Some("localhost:8080"), &local));
+        assert!(origin_allowed("http://[::1]:8080", Some("[::1]:8080"), &local));
+        assert!(!ok("http://localhost:8080"), "not the host the handshake was sent to");
         assert!(!ok("http://127.0.0.1:8081"));
         assert!(!ok("http://evil.example:8080"));
         assert!(!ok("https://evil.example"));
         assert!(!ok("null"));
         assert!(!ok("file://"));
-        // Bound to every interface: the address the page was loaded from, never a name.
-        assert!(origin_allowed("http://192.168.1.5:80", Some("192.168.1.5"), "0.0.0.0", 80));
-        assert!(!origin_allowed("http://rebound.example:80", Some("rebound.example"), "0.0.0.0", 80));
-        assert!(origin_allowed("http://box.lan:9000", Some("box.lan:9000"), "box.lan", 9000));
+        assert!(!origin_allowed("http://127.0.0.1:8080", None, &local), "no Host header");
+        // A loopback server refuses a page of a name rebound to it, unless the operator names it.
+        assert!(!origin_allowed("http://rebound.example:8080", Some("rebound.example:8080"), &local));
+        let named = Config { allowed_origins: vec!["http://rebound.example:8080".parse().unwrap()], ..local.clone() };
+        assert!(origin_allowed("http://rebound.example:8080", Some("rebound.example:8080"), &named));
+        assert!(origin_allowed("http://REBOUND.example:8080/", Some("127.0.0.1:8080"), &named));
+        // Bound to every interface: the address the page was loaded from, a name or an IP address, on any port.
+        let all = Config { host: "0.0.0.0".into(), ..Config::default() };
+        assert!(origin_allowed("http://192.168.1.5", Some("192.168.1.5"), &all));
+        assert!(origin_allowed("http://192.168.1.5:8080", Some("192.168.1.5:8080"), &all));
+        assert!(origin_allowed("https://xiangqi.school.example", Some("xiangqi.school.example"), &all));
+        assert!(origin_allowed("https://xiangqi.school.example", Some("xiangqi.school.example:443"), &all));
+        assert!(!origin_allowed("https://xiangqi.school.example", Some("xiangqi.school.example:8080"), &all));
+        assert!(!origin_allowed("http://evil.example", Some("192.168.1.5"), &all));
+        assert!(origin_allowed("http://box.lan:9000", Some("box.lan:9000"), &Config { host: "box.lan".into(), ..all }));
+    }
+
+    #[test]
+    fn allowed_origins_read_and_refused() {
+        let o: AllowedOrigin = "http://[::1]:9000".parse().unwrap();
+        assert_eq!((o.host.as_str(), o.port, o.to_string()), ("::1", 9000, "http://[::1]:9000".to_owned()));
+        assert_eq!("HTTPS://A.example/".parse::<AllowedOrigin>().unwrap().to_string(), "https://a.example:443");
+        for bad in [
+            "",
+            "a.example",
+            "ftp://a.example",
+            "https://a.example/x",
+            "https://a.example?q",
+            "https://u@a.example",
+            "https://",
+        ] {
+            assert!(bad.parse::<AllowedOrigin>().is_err(), "{bad:?}");
+        }
     }
 }

@@ -294,6 +294,31 @@ pub struct Hello {
     /// The playing levels, 1 to 10, with their measured Elo relative to level 10
     /// ([`xiangqi_search::skill::LEVEL_ELO`]).
     pub levels: Vec<LevelElo>,
+    /// The longest search a request may ask for, in milliseconds (`xiangqi serve --max-movetime`), none when
+    /// uncapped.
+    pub max_movetime_ms: Option<u64>,
+    /// The most nodes a request's search may take (`xiangqi serve --max-nodes`), none when uncapped.
+    pub max_nodes: Option<u64>,
+}
+
+/// The operator's caps that shortened a request (`xiangqi serve --max-movetime`, `--max-nodes`): each field is
+/// the cap applied, absent when that cap did not change the request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clamped {
+    /// The search's time was cut to this many milliseconds (a longer `movetime`, a clock, a depth or an
+    /// infinite search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movetime_ms: Option<u64>,
+    /// The search's nodes were cut to this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+impl Clamped {
+    /// Whether no cap changed the request.
+    pub fn is_empty(&self) -> bool {
+        self.movetime_ms.is_none() && self.nodes.is_none()
+    }
 }
 
 /// One playing level and its strength.
@@ -419,6 +444,9 @@ pub struct Bestmove {
     pub time_ms: u64,
     /// Nodes a second.
     pub nps: u64,
+    /// The operator's caps that shortened the search, absent when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clamped: Option<Clamped>,
 }
 
 /// A game of a record, or why it cannot be read.
@@ -496,6 +524,9 @@ pub struct Review {
     pub capped: Vec<i32>,
     /// A row per move.
     pub moves: Vec<ReviewMove>,
+    /// The operator's caps that shortened each position's search, absent when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clamped: Option<Clamped>,
 }
 
 /// What the search did at a recorded node.

@@ -7,8 +7,8 @@
 //! made from the engine's values in [`crate::render`].
 
 use crate::message::{
-    Answer, Compare, CompareArgs, CompareRow, ExportArgs, GoArgs, Hello, LevelElo, LineArgs, LoadArgs, Pgn, Record,
-    Request, Response, ReviewArgs, ReviewProgress, TraceArgs, Watch, WatchArgs,
+    Answer, Bestmove, Clamped, Compare, CompareArgs, CompareRow, ExportArgs, GoArgs, Hello, LevelElo, LineArgs,
+    LoadArgs, Pgn, Record, Request, Response, Review, ReviewArgs, ReviewProgress, TraceArgs, Watch, WatchArgs,
 };
 use crate::render;
 use crate::{App, Config, MAX_UPLOAD};
@@ -175,10 +175,15 @@ impl Session {
             Ok(v) => v,
             Err(e) => return self.error(None, format!("malformed JSON: {e}")),
         };
-        let id = value.get("id").filter(|v| v.is_number()).cloned();
         if !value.is_object() {
             return self.error(None, "a message is a JSON object with a \"type\"");
         }
+        // An id is a number: any other value could name no search (`stop`) and no answer could carry it back.
+        let id = match value.get("id") {
+            None | Some(Value::Null) => None,
+            Some(v) if v.is_number() => Some(v.clone()),
+            Some(v) => return self.error(None, format!("id must be a number, not {v:.40}")),
+        };
         let request: Request = match serde_json::from_value(value) {
             Ok(r) => r,
             Err(e) => return self.error(id, format!("bad message: {e}")),
@@ -199,6 +204,8 @@ impl Session {
                     levels: (1..=FULL_STRENGTH)
                         .map(|level| LevelElo { level, elo: LEVEL_ELO[usize::from(level) - 1] })
                         .collect(),
+                    max_movetime_ms: self.app.config.max_movetime.map(|d| d.as_millis() as u64),
+                    max_nodes: self.app.config.max_nodes,
                 }),
             ),
             Request::State(line) => {
@@ -254,12 +261,15 @@ impl Session {
         };
         let multipv = in_range("multipv", args.multipv.unwrap_or(1), 1, 5)?;
         let level = in_range("level", args.level.unwrap_or(FULL_STRENGTH.into()), 1, FULL_STRENGTH.into())? as u8;
-        let limits = go_limits(&args, pos.turn())?;
+        let mut limits = go_limits(&args, pos.turn())?;
         let limited = limits.movetime.is_some() || limits.nodes.is_some() || limits.depth.is_some();
         if play && (args.infinite || !limited) {
             return Err("a search to play needs a limit: movetime, nodes, depth or clock".to_owned());
         }
-        let mode = GoMode { infinite: args.infinite || !limited, ponder: false };
+        let clamped = clamp(&mut limits, &self.app.config);
+        // A capped search ends at its cap: it is no longer infinite (its `bestmove` comes without a `stop`).
+        let mode = GoMode { infinite: (args.infinite || !limited) && clamped.is_empty(), ponder: false };
+        let clamped = (!clamped.is_empty()).then_some(clamped);
         let permit = self.slot()?;
         let mut engine = match lock(&self.idle).pop() {
             Some(engine) => engine,
@@ -291,8 +301,8 @@ impl Session {
                     Event::Done(r) => {
                         lock(&searches).remove(&key);
                         drop(permit.take());
-                        let answer =
-                            Answer { id: id.clone(), response: Response::Bestmove(render::bestmove(&pos, &r)) };
+                        let best = Bestmove { clamped: clamped.clone(), ..render::bestmove(&pos, &r) };
+                        let answer = Answer { id: id.clone(), response: Response::Bestmove(best) };
                         let _ = out.send(answer.to_json());
                         done = true;
                         break;
@@ -354,13 +364,15 @@ impl Session {
     fn review(&mut self, id: Option<Value>, args: ReviewArgs) -> Result<(), String> {
         let replay = replay(&args.line)?;
         let (start, moves) = (replay.game.start().clone(), replay.game.moves().to_vec());
-        let limits = match (args.depth, args.movetime) {
+        let mut limits = match (args.depth, args.movetime) {
             (Some(_), Some(_)) => return Err("review takes movetime or depth, not both".to_owned()),
             (Some(d), None) => {
                 Limits { depth: Some(in_range("depth", d, 1, 30)?), iterative: true, ..Limits::default() }
             }
             (None, ms) => Limits::movetime(Duration::from_millis(in_range("movetime", ms.unwrap_or(300), 1, 60_000)?)),
         };
+        let clamped = clamp(&mut limits, &self.app.config);
+        let clamped = (!clamped.is_empty()).then_some(clamped);
         let permit = self.slot()?;
         let stop = Arc::new(ReviewStop::default());
         let key = self.register(id.clone(), StopHandle::Review(stop.clone()));
@@ -376,7 +388,7 @@ impl Session {
             drop(permit);
             match r {
                 Ok(evals) if evals.len() == moves.len() + 1 => {
-                    send(Response::Review(render::review(&start, &moves, &evals)))
+                    send(Response::Review(Review { clamped, ..render::review(&start, &moves, &evals) }))
                 }
                 Ok(_) => send(Response::error("the review was stopped")),
                 Err(e) => send(Response::error(e.to_string())),
@@ -572,6 +584,27 @@ fn go_limits(args: &GoArgs, turn: Color) -> Result<Limits, String> {
     Ok(limits)
 }
 
+/// Applies the operator's caps ([`Config::max_movetime`], [`Config::max_nodes`]) to a request's `limits`: a
+/// search without a time limit, or with a longer one, gets the time cap, and likewise for nodes. Returns the caps
+/// that changed the request.
+fn clamp(limits: &mut Limits, config: &Config) -> Clamped {
+    let mut clamped = Clamped::default();
+    if let Some(cap) = config.max_movetime {
+        if limits.movetime.is_none_or(|t| t > cap) {
+            limits.movetime = Some(cap);
+            limits.soft_time = limits.soft_time.map(|t| t.min(cap));
+            clamped.movetime_ms = Some(cap.as_millis() as u64);
+        }
+    }
+    if let Some(cap) = config.max_nodes {
+        if limits.nodes.is_none_or(|n| n > cap) {
+            limits.nodes = Some(cap);
+            clamped.nodes = Some(cap);
+        }
+    }
+    clamped
+}
+
 /// The game of a line, judged by the rules; a bad FEN or an illegal move is an error saying which.
 ///
 /// The moves are UCI; a move in another notation (ICCS `H2-E2`, WXF `C2.5`, Chinese `炮二平五`: a move the player
@@ -676,6 +709,54 @@ fn export_pgn(args: ExportArgs) -> Result<Pgn, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn answers(out: &mut UnboundedReceiver<String>) -> Vec<Value> {
+        std::iter::from_fn(|| out.try_recv().ok()).map(|t| serde_json::from_str(&t).unwrap()).collect()
+    }
+
+    #[test]
+    fn an_id_that_is_not_a_number_gets_an_error() {
+        let (mut session, mut out) = Session::for_test(Config::default());
+        for text in [r#"{"type":"stop","id":"abc"}"#, r#"{"type":"state","id":[7]}"#, r#"{"type":"hello","id":{}}"#] {
+            session.handle_text(text);
+            let a = answers(&mut out);
+            assert_eq!(a.len(), 1, "{text}: {a:?}");
+            assert_eq!(a[0]["type"], "error", "{text}");
+            assert!(a[0]["message"].as_str().unwrap().contains("id must be a number"), "{text}: {}", a[0]);
+            assert!(a[0].get("id").is_none(), "{}", a[0]);
+        }
+        // A number, or no id, is read as before.
+        session.handle_text(r#"{"type":"stop","id":5}"#);
+        let a = answers(&mut out);
+        assert_eq!((a[0]["type"].as_str(), a[0]["id"].as_i64()), (Some("error"), Some(5)), "{a:?}");
+        assert!(a[0]["message"].as_str().unwrap().contains("no search with id 5"), "{a:?}");
+        session.handle_text(r#"{"type":"hello","id":null}"#);
+        assert_eq!(answers(&mut out)[0]["type"], "hello");
+    }
+
+    #[test]
+    fn the_operators_caps_clamp_a_requests_limits_and_say_which() {
+        let config =
+            Config { max_movetime: Some(Duration::from_millis(500)), max_nodes: Some(10_000), ..Config::default() };
+        let go = |v: Value| {
+            let mut limits = go_limits(&serde_json::from_value(v).unwrap(), Color::Red).unwrap();
+            let clamped = clamp(&mut limits, &config);
+            (limits.movetime, limits.nodes, clamped)
+        };
+        let ms = |n| Some(Duration::from_millis(n));
+        // Within the caps: unchanged, nothing said.
+        assert_eq!(go(json!({"movetime": 200, "nodes": 50})), (ms(200), Some(50), Clamped::default()));
+        // Beyond them, or without a limit of that kind: the cap, said.
+        let both = Clamped { movetime_ms: Some(500), nodes: Some(10_000) };
+        assert_eq!(go(json!({"movetime": 60_000, "nodes": 1_000_000})), (ms(500), Some(10_000), both.clone()));
+        assert_eq!(go(json!({"infinite": true})), (ms(500), Some(10_000), both));
+        let (t, n, c) = go(json!({"depth": 3, "nodes": 10_000}));
+        assert_eq!((t, n, c), (ms(500), Some(10_000), Clamped { movetime_ms: Some(500), nodes: None }));
+        // No caps: nothing changes.
+        let mut limits = Limits::default();
+        assert!(clamp(&mut limits, &Config::default()).is_empty());
+        assert_eq!((limits.movetime, limits.nodes), (None, None));
+    }
 
     #[test]
     fn a_clock_and_a_movetime_keep_the_smaller_hard_limit() {

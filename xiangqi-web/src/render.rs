@@ -173,6 +173,7 @@ pub fn bestmove(pos: &Position, r: &SearchResult<Move>) -> Bestmove {
         nodes: r.stats.nodes(),
         time_ms: r.stats.elapsed.as_millis() as u64,
         nps: r.stats.nps(),
+        clamped: None,
     }
 }
 
@@ -227,7 +228,7 @@ pub fn review(start: &Position, moves: &[Move], evals: &[PositionEval]) -> Revie
             pos.make_move(mv);
         }
     }
-    Review { evals: scores, capped: evals.iter().map(|e| e.red).collect(), moves: rows }
+    Review { evals: scores, capped: evals.iter().map(|e| e.red).collect(), moves: rows, clamped: None }
 }
 
 /// What a search recorded, as the `watch` answer sends it.

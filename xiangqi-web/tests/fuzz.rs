@@ -4,10 +4,18 @@
 //! Each input is a valid message of every type the protocol has (with random positions, lines, limits, records,
 //! trees and variants), a mutation of one (bit flips, byte changes, insertions, deletions, truncations, a field's
 //! value replaced by a random JSON value, a field removed, an unknown field added, the type changed), random bytes,
-//! or a random JSON value. After each input the client stops the session's searches and sends a `hello` with a
-//! fresh id: the session must answer it (a working session after every error). Every message the server sends
-//! must be a JSON object of a type the protocol has; an `error` carries a message. Nothing may panic, on the
-//! server's tasks or the search threads (a panic hook counts them).
+//! a random JSON value, a binary frame, a text frame that is not UTF-8, or a frame over the 4 MB limit.
+//!
+//! What is checked:
+//! - a valid message gets the answer its type promises (the expected type is worked out from the message with the
+//!   rules crate: `state` for a line that replays, `error` for a FEN that does not read, a `bestmove` unless the
+//!   game is over, ...), with its id; a search refused because the slots are taken is asked again;
+//! - a binary frame gets an `error` and the session goes on; a text frame that is not UTF-8, or a frame over the
+//!   limit, closes the socket (and the fuzzer connects again);
+//! - after any other input the client stops the session's searches and sends a `hello` with a fresh id: the
+//!   session must answer it (a working session after every error);
+//! - every message the server sends is a JSON object of a type the protocol has; an `error` carries a message;
+//!   nothing panics, on the server's tasks or the search threads (a panic hook counts them).
 //!
 //! `XIANGQI_FUZZ_INPUTS` inputs are sent (default 10 000, the short run of `cargo test`) from the seed
 //! `XIANGQI_FUZZ_SEED` (default fixed, so runs repeat). The long run, a million inputs:
@@ -18,13 +26,17 @@
 
 mod common;
 
-use common::Client;
+use common::{patience, Client};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use xiangqi_core::Position;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::Message;
+use xiangqi_core::rules::JudgeOptions;
+use xiangqi_core::{Game, Position};
 
 static PANICS: AtomicU64 = AtomicU64::new(0);
 
@@ -85,45 +97,101 @@ fn random_json(rng: &mut StdRng, depth: u32) -> Value {
     }
 }
 
-/// A valid message of a random type.
-fn valid_message(rng: &mut StdRng) -> Value {
+/// What a valid message must get back: the final answer's type, and for an `error` a part of its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Answer(&'static str),
+    Error(&'static str),
+}
+
+/// The answer a message about the line `fen` + `moves` gets: `then` when the line replays, an error naming the
+/// FEN when it does not read (the fuzzer's lines are legal moves of a FEN that reads).
+fn on_line(fen: &str, then: Expect) -> Expect {
+    if Position::from_fen(fen).is_err() {
+        Expect::Error("fen: ")
+    } else {
+        then
+    }
+}
+
+/// Whether the game of a line is over by the rules.
+fn game_over(fen: &str, moves: &[String]) -> bool {
+    let Ok(start) = Position::from_fen(fen) else { return false };
+    let replay = Game::replay(&start, moves.iter().map(String::as_str), JudgeOptions::default()).unwrap();
+    replay.game.result().is_some()
+}
+
+/// A valid message of a random type, and what it must get back.
+fn valid_message(rng: &mut StdRng) -> (Value, Expect) {
     let fen = FENS[rng.random_range(0..FENS.len() - 2)];
     let moves = random_line(rng, fen);
     let id = rng.random_range(0..50);
     match rng.random_range(0..10) {
-        0 => json!({"type": "hello", "id": id, "lang": "zh"}),
-        1 => json!({"type": "state", "id": id, "fen": fen, "moves": moves}),
+        0 => (json!({"type": "hello", "id": id, "lang": "zh"}), Expect::Answer("hello")),
+        1 => (json!({"type": "state", "id": id, "fen": fen, "moves": moves}), on_line(fen, Expect::Answer("state"))),
         2 => {
+            let play = rng.random_bool(0.5);
             let mut m = json!({"type": "go", "id": id, "fen": fen, "moves": moves,
-                "purpose": if rng.random_bool(0.5) { "play" } else { "analyse" }, "multipv": rng.random_range(1..6)});
+                "purpose": if play { "play" } else { "analyse" }, "multipv": rng.random_range(1..6)});
+            let mut infinite = false;
             match rng.random_range(0..5) {
                 0 => m["movetime"] = json!(rng.random_range(1..30)),
                 1 => m["nodes"] = json!(rng.random_range(1..5000)),
                 2 => m["depth"] = json!(rng.random_range(1..4)),
                 3 => m["clock"] = json!({"red_ms": rng.random_range(1..2000), "black_ms": 1000, "red_inc_ms": 10}),
-                _ => m["infinite"] = json!(true),
+                _ => {
+                    m["infinite"] = json!(true);
+                    infinite = true;
+                }
             }
-            m
+            let expect = if game_over(fen, &moves) {
+                Expect::Error("the game is over")
+            } else if play && infinite {
+                Expect::Error("needs a limit")
+            } else {
+                Expect::Answer("bestmove")
+            };
+            (m, on_line(fen, expect))
         }
-        3 => json!({"type": "stop", "id": id}),
+        3 => (json!({"type": "stop", "id": id}), Expect::Error("no search with id")),
         4 => {
             let text = format!("[Event \"fuzz\"]\n[FEN \"{fen}\"]\n\n1. {} *\n", moves.join(" "));
-            if rng.random_bool(0.5) {
+            let m = if rng.random_bool(0.5) {
                 json!({"type": "load_record", "id": id, "text": text})
             } else {
                 use base64::Engine as _;
                 json!({"type": "load_record", "id": id, "base64": base64::engine::general_purpose::STANDARD.encode(text)})
-            }
+            };
+            let expect = if Position::from_fen(fen).is_err() {
+                Expect::Error("no game of the record can be read")
+            } else {
+                Expect::Answer("record")
+            };
+            (m, expect)
         }
-        5 => json!({"type": "export_pgn", "id": id, "fen": fen, "moves": moves, "tags": {"Event": "fuzz"},
+        5 => (
+            json!({"type": "export_pgn", "id": id, "fen": fen, "moves": moves, "tags": {"Event": "fuzz"},
                      "notation": (["chinese", "wxf", "iccs", "uci"][rng.random_range(0..4)]), "result": "*"}),
-        6 => json!({"type": "review", "id": id, "fen": fen, "moves": &moves[..moves.len().min(3)], "depth": 1}),
-        7 if rng.random_bool(0.7) => {
+            on_line(fen, Expect::Answer("pgn")),
+        ),
+        6 => (
+            json!({"type": "review", "id": id, "fen": fen, "moves": &moves[..moves.len().min(3)], "depth": 1}),
+            on_line(fen, Expect::Answer("review")),
+        ),
+        7 if rng.random_bool(0.7) => (
             json!({"type": "watch", "id": id, "variant": (["alphabeta", "minimax", "pvs+qs", "negamax-ab+nmp"][rng.random_range(0..4)]),
-                     "synthetic": "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9 8) (6))))"})
+                     "synthetic": "((((5 6) (7 4 5)) ((3))) (((6) (6 9)) ((7))) (((5)) ((9 8) (6))))"}),
+            Expect::Answer("watch"),
+        ),
+        7 => (
+            json!({"type": "watch", "id": id, "variant": "alphabeta", "depth": 1, "fen": fen, "moves": moves}),
+            on_line(fen, Expect::Answer("watch")),
+        ),
+        _ => {
+            let fen = FENS[rng.random_range(0..FENS.len())];
+            let expect = if Position::from_fen(fen).is_ok() { Expect::Answer("state") } else { Expect::Error("") };
+            (json!({"type": "validate", "id": id, "fen": fen}), expect)
         }
-        7 => json!({"type": "watch", "id": id, "variant": "alphabeta", "depth": 1, "fen": fen, "moves": moves}),
-        _ => json!({"type": "validate", "id": id, "fen": FENS[rng.random_range(0..FENS.len())]}),
     }
 }
 
@@ -177,21 +245,81 @@ fn mutate_bytes(rng: &mut StdRng, text: String) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
-fn input(rng: &mut StdRng) -> String {
-    match rng.random_range(0..10) {
-        0..=2 => valid_message(rng).to_string(),
-        3..=5 => {
-            let v = valid_message(rng);
-            mutate_json(rng, v).to_string()
+/// One input of the fuzzer.
+enum Input {
+    /// A valid message (its id replaced by a fresh one) and what it must get back.
+    Valid(Value, Expect),
+    /// Any other text.
+    Text(String),
+    /// A binary frame.
+    Binary(Vec<u8>),
+    /// A text frame whose bytes are not UTF-8.
+    NotUtf8(Vec<u8>),
+    /// A text frame of more than the limit.
+    TooLarge(usize),
+}
+
+fn input(rng: &mut StdRng) -> Input {
+    match rng.random_range(0..1000) {
+        0..=299 => {
+            let (v, expect) = valid_message(rng);
+            Input::Valid(v, expect)
         }
-        6..=7 => {
-            let t = valid_message(rng).to_string();
-            mutate_bytes(rng, t)
+        300..=579 => {
+            let (v, _) = valid_message(rng);
+            Input::Text(mutate_json(rng, v).to_string())
         }
-        8 => String::from_utf8_lossy(&(0..rng.random_range(0..200)).map(|_| rng.random::<u8>()).collect::<Vec<_>>())
-            .into_owned(),
-        _ => random_json(rng, 0).to_string(),
+        580..=779 => {
+            let (v, _) = valid_message(rng);
+            Input::Text(mutate_bytes(rng, v.to_string()))
+        }
+        780..=879 => Input::Text(
+            String::from_utf8_lossy(&(0..rng.random_range(0..200)).map(|_| rng.random::<u8>()).collect::<Vec<_>>())
+                .into_owned(),
+        ),
+        880..=969 => Input::Text(random_json(rng, 0).to_string()),
+        970..=984 => {
+            let (v, _) = valid_message(rng);
+            Input::Binary(if rng.random_bool(0.5) { v.to_string().into_bytes() } else { random_bytes(rng) })
+        }
+        985..=997 => {
+            // Valid JSON around one byte sequence that UTF-8 forbids.
+            let (v, _) = valid_message(rng);
+            let mut b = v.to_string().into_bytes();
+            let bad: &[u8] = [&[0xff][..], &[0xc0, 0x80], &[0xed, 0xa0, 0x80], &[0xe4, 0xb8]][rng.random_range(0..4)];
+            let at = b.len() - 1;
+            b.splice(at..at, bad.iter().copied());
+            Input::NotUtf8(b)
+        }
+        _ => Input::TooLarge(xiangqi_web::MAX_MESSAGE + 1 + rng.random_range(0..1000)),
     }
+}
+
+fn random_bytes(rng: &mut StdRng) -> Vec<u8> {
+    (0..rng.random_range(0..200)).map(|_| rng.random::<u8>()).collect()
+}
+
+/// A message's first 300 characters, for a failure's text.
+fn short(m: &Value) -> String {
+    m.to_string().chars().take(300).collect()
+}
+
+/// Checks one message from the server (its type is the protocol's, an error has a message); returns it.
+fn checked(m: Value, n: u64, what: &str) -> Value {
+    let ty = m["type"].as_str().unwrap_or_default();
+    assert!(ANSWERS.contains(&ty), "input {n} ({what:.200}): an unknown answer {}", short(&m));
+    if ty == "error" {
+        assert!(m["message"].as_str().is_some_and(|s| !s.is_empty()), "input {n}: {}", short(&m));
+    }
+    if ty == "state" {
+        assert!(Position::from_fen(m["fen"].as_str().unwrap()).is_ok(), "input {n}: {}", short(&m));
+    }
+    m
+}
+
+/// Whether `m` is the final answer to the message of `id` (a search's reports come before it).
+fn is_final(m: &Value, id: i64) -> bool {
+    m["id"] == id && !["info", "review_progress"].contains(&m["type"].as_str().unwrap_or_default())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -212,27 +340,99 @@ async fn random_and_mutated_messages_never_break_a_session() {
     let addr = common::start(config).await;
     let mut client = Client::connect(addr).await;
     let mut rng = StdRng::seed_from_u64(seed);
-    let (mut errors, mut answers) = (0u64, 0u64);
+    let (mut errors, mut answers, mut valid, mut retried, mut closed) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut seen: std::collections::BTreeMap<String, u64> = Default::default();
     let started = Instant::now();
     for n in 0..inputs {
-        let text = input(&mut rng);
-        client.send(text.clone()).await;
+        let id = n as i64 + 1;
+        match input(&mut rng) {
+            Input::Valid(mut v, expect) => {
+                valid += 1;
+                v["id"] = json!(id);
+                let text = v.to_string();
+                let infinite = v["infinite"] == true;
+                let refused_at = Instant::now();
+                let answer = loop {
+                    client.send(text.clone()).await;
+                    if infinite {
+                        client.send_json(json!({"type": "stop", "id": id})).await;
+                    }
+                    let answer = loop {
+                        let m = checked(client.recv().await, n, &text);
+                        answers += 1;
+                        if is_final(&m, id) {
+                            break m;
+                        }
+                    };
+                    // Slots held by an earlier input's search that ends by itself: ask again.
+                    let busy = answer["message"].as_str().is_some_and(|s| s.contains("too many searches"));
+                    if !busy {
+                        break answer;
+                    }
+                    if infinite {
+                        // The stop sent with it found no search: its error comes next.
+                        loop {
+                            let m = checked(client.recv().await, n, &text);
+                            if is_final(&m, id) {
+                                assert!(m["message"].as_str().unwrap().contains("no search with id"), "{}", short(&m));
+                                break;
+                            }
+                        }
+                    }
+                    retried += 1;
+                    assert!(refused_at.elapsed() < patience(), "input {n}: the slots never came free");
+                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                };
+                let ty = answer["type"].as_str().unwrap();
+                match expect {
+                    Expect::Answer(want) => assert_eq!(ty, want, "input {n} ({text:.300}): {}", short(&answer)),
+                    Expect::Error(part) => {
+                        assert_eq!(ty, "error", "input {n} ({text:.300}): {}", short(&answer));
+                        let message = answer["message"].as_str().unwrap();
+                        assert!(message.contains(part), "input {n} ({text:.300}): {message}");
+                    }
+                }
+                *seen.entry(format!("{} -> {ty}", v["type"].as_str().unwrap())).or_default() += 1;
+                continue;
+            }
+            Input::Text(text) => client.send(text).await,
+            Input::Binary(bytes) => {
+                client.send_message(Message::Binary(bytes.into())).await;
+                // Answers to earlier inputs (a search that ends by itself) may come first.
+                loop {
+                    let m = checked(client.recv().await, n, "a binary frame");
+                    if m["type"] == "error" && m["message"].as_str().unwrap().contains("binary frames") {
+                        assert!(m.get("id").is_none(), "input {n}: {}", short(&m));
+                        break;
+                    }
+                }
+            }
+            Input::NotUtf8(bytes) => {
+                let frame = Frame::message(bytes, OpCode::Data(Data::Text), true);
+                client.send_message(Message::Frame(frame)).await;
+                assert!(client.is_closed_by_server().await, "input {n}: a text frame not UTF-8 was read");
+                closed += 1;
+                client = Client::connect(addr).await;
+                continue;
+            }
+            Input::TooLarge(len) => {
+                client.send(format!("{{\"type\":\"hello\",\"pad\":\"{}\"}}", "x".repeat(len - 26))).await;
+                assert!(client.is_closed_by_server().await, "input {n}: a message of {len} bytes was read");
+                closed += 1;
+                client = Client::connect(addr).await;
+                continue;
+            }
+        }
         client.send(r#"{"type":"stop"}"#).await;
-        let sentinel = -1 - n as i64;
+        let sentinel = -id;
         client.send_json(json!({"type": "hello", "id": sentinel})).await;
         loop {
-            let m = client.recv().await;
-            let ty = m["type"].as_str().unwrap_or_default();
-            assert!(ANSWERS.contains(&ty), "input {n} ({text:.200}): an unknown answer {m:.300}");
+            let m = checked(client.recv().await, n, "");
             answers += 1;
-            if ty == "error" {
+            if m["type"] == "error" {
                 errors += 1;
-                assert!(m["message"].as_str().is_some_and(|s| !s.is_empty()), "input {n}: {m}");
             }
-            if ty == "state" {
-                assert!(Position::from_fen(m["fen"].as_str().unwrap()).is_ok(), "input {n}: {m}");
-            }
-            if ty == "hello" && m["id"] == sentinel {
+            if m["type"] == "hello" && m["id"] == sentinel {
                 break;
             }
         }
@@ -241,9 +441,17 @@ async fn random_and_mutated_messages_never_break_a_session() {
         }
     }
     eprintln!(
-        "fuzz: {inputs} inputs (seed {seed:#x}) in {:.1} s, {answers} messages back, {errors} errors",
+        "fuzz: {inputs} inputs (seed {seed:#x}) in {:.1} s, {answers} messages back, {errors} errors to other \
+         inputs, {valid} valid messages ({retried} asked again for a slot), {closed} sockets closed\n{seen:#?}",
         started.elapsed().as_secs_f64()
     );
     assert_eq!(PANICS.load(Ordering::Relaxed), 0, "a panic on the server");
     assert!(errors > inputs / 10, "the inputs were not hostile enough: {errors} errors");
+    if inputs >= 1000 {
+        // Every type of valid message was tried, and each kind of frame.
+        for ty in ["hello", "state", "go", "stop", "load_record", "export_pgn", "review", "watch", "validate"] {
+            assert!(seen.keys().any(|k| k.starts_with(&format!("{ty} -> "))), "no valid {ty} was sent: {seen:?}");
+        }
+        assert!(closed > 0, "no frame closed the socket");
+    }
 }

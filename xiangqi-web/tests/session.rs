@@ -1,10 +1,10 @@
 //! The server end to end: a real server on 127.0.0.1 port 0 and WebSocket clients speaking the protocol of
-//! `docs/serve-protocol.md`. Every wait is for a message, with a generous bound ([`common::PATIENCE`]).
+//! `docs/serve-protocol.md`. Every wait is for a message, with a generous bound ([`common::patience`]).
 
 mod common;
 
 use base64::Engine as _;
-use common::{start_with, Client, PATIENCE};
+use common::{patience, start_with, Client};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -143,7 +143,7 @@ async fn searches_past_the_limit_are_refused_and_a_closed_socket_frees_its_slot(
     first.close().await;
     // The closed socket's search stops at once and its slot is free: the second session's search starts (the slot
     // is given back when the search's threads have ended, so the go is asked again until then).
-    let deadline = Instant::now() + PATIENCE;
+    let deadline = Instant::now() + patience();
     'retry: loop {
         second.send_json(json!({"type": "go", "id": 3, "depth": 3})).await;
         let m = second.recv().await;
@@ -256,10 +256,14 @@ async fn a_foreign_origin_is_refused() {
         }
     }
     for own in [format!("http://127.0.0.1:{}", addr.port()), format!("http://localhost:{}", addr.port())] {
-        let (mut ws, _) = tokio_tungstenite::connect_async(with_origin(&own)).await.unwrap();
+        // A browser sends the handshake to the host and port it loaded the page from.
+        let mut req = with_origin(&own);
+        let host = own.trim_start_matches("http://");
+        req.headers_mut().insert("Host", HeaderValue::from_str(host).unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
         use futures_util::{SinkExt, StreamExt};
         ws.send(tokio_tungstenite::tungstenite::Message::text(r#"{"type":"hello"}"#)).await.unwrap();
-        let m = tokio::time::timeout(PATIENCE, ws.next()).await.unwrap().unwrap().unwrap();
+        let m = tokio::time::timeout(patience(), ws.next()).await.unwrap().unwrap().unwrap();
         assert!(m.to_text().unwrap().contains("\"hello\""));
     }
 }
@@ -367,7 +371,9 @@ async fn the_page_and_its_files_are_served_from_the_binary() {
             "js" | "mjs" => "javascript",
             "woff2" => "font/woff2",
             "svg" => "image/svg+xml",
-            _ => "",
+            "txt" => "text/plain",
+            "md" => "text/markdown",
+            other => panic!("{name}: no content type known to this test for .{other}: add it"),
         };
         let content_type = resp
             .lines()
@@ -392,4 +398,227 @@ fn an_exported_tag_may_hold_a_quote_but_not_a_line_break() {
     session.handle_text(r#"{"type":"export_pgn","moves":["h2e2"],"tags":{"Event":"two\nlines"}}"#);
     let e: Value = serde_json::from_str(&out.try_recv().unwrap()).unwrap();
     assert!(e["type"] == "error" && e["message"].as_str().unwrap().contains("line break"), "{e}");
+}
+
+/// A WebSocket handshake to `addr` from a page at `origin`, sent to the host `host` (the `Host` header).
+async fn handshake(addr: std::net::SocketAddr, origin: &str, host: &str) -> Result<(), u16> {
+    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    req.headers_mut().insert("Origin", HeaderValue::from_str(origin).unwrap());
+    req.headers_mut().insert("Host", HeaderValue::from_str(host).unwrap());
+    match tokio_tungstenite::connect_async(req).await {
+        Ok(_) => Ok(()),
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+        Err(e) => panic!("{origin}: {e}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allowed_origins_let_a_named_or_proxied_page_in() {
+    // Bound to loopback (the default): a DNS name pointing there is refused unless the operator names it.
+    let local = common::start(xiangqi_web::Config {
+        allowed_origins: vec!["https://xiangqi.school.example".parse().unwrap()],
+        ..xiangqi_web::Config::default()
+    })
+    .await;
+    let port = local.port();
+    assert_eq!(
+        handshake(local, &format!("http://rebound.example:{port}"), &format!("rebound.example:{port}")).await,
+        Err(403)
+    );
+    // An Ingress on https://xiangqi.school.example passes the browser's Host on: the named origin is allowed.
+    assert_eq!(handshake(local, "https://xiangqi.school.example", "xiangqi.school.example").await, Ok(()));
+    assert_eq!(handshake(local, "https://other.school.example", "xiangqi.school.example").await, Err(403));
+    // Bound to every interface: a page of the address the browser sent the handshake to, a name too.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let all = listener.local_addr().unwrap();
+    let config = xiangqi_web::Config { host: "0.0.0.0".to_owned(), ..xiangqi_web::Config::default() };
+    tokio::spawn(xiangqi_web::serve(listener, config));
+    assert_eq!(handshake(all, "https://xiangqi.school.example", "xiangqi.school.example").await, Ok(()));
+    assert_eq!(handshake(all, "http://box.lan:8080", "box.lan:8080").await, Ok(()));
+    assert_eq!(handshake(all, "http://box.lan:8081", "box.lan:8080").await, Err(403));
+    assert_eq!(handshake(all, "https://evil.example", "xiangqi.school.example").await, Err(403));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operators_caps_end_a_search_and_the_answer_says_so() {
+    let addr = common::start(xiangqi_web::Config {
+        max_searches: 1,
+        eval: xiangqi_eval::EvalChoice::Handcrafted,
+        max_movetime: Some(std::time::Duration::from_millis(300)),
+        max_nodes: Some(20_000),
+        ..xiangqi_web::Config::default()
+    })
+    .await;
+    let mut c = Client::connect(addr).await;
+    let hello = c.ask(json!({"type": "hello"})).await;
+    assert_eq!((hello["max_movetime_ms"].as_u64(), hello["max_nodes"].as_u64()), (Some(300), Some(20_000)), "{hello}");
+    // An infinite analysis ends by itself at a cap, without a stop, and says which caps applied.
+    c.send_json(json!({"type": "go", "id": 1, "infinite": true})).await;
+    let best = c.recv_type("bestmove").await;
+    assert_eq!(best["id"], 1);
+    assert_eq!(best["clamped"], json!({"movetime_ms": 300, "nodes": 20_000}), "{best}");
+    assert!(best["nodes"].as_u64().unwrap() <= 20_000 + 5_000, "the node cap is kept (checked periodically): {best}");
+    // A request within the caps is unchanged and says nothing.
+    c.send_json(json!({"type": "go", "id": 2, "depth": 1, "movetime": 200, "nodes": 1000})).await;
+    let best = c.recv_type("bestmove").await;
+    assert!(best.get("clamped").is_none(), "{best}");
+    // A review's positions are capped too.
+    c.send_json(json!({"type": "review", "id": 3, "moves": ["h2e2"], "movetime": 60_000})).await;
+    let review = c.recv_type("review").await;
+    assert_eq!(review["clamped"], json!({"movetime_ms": 300, "nodes": 20_000}), "{review}");
+    // Uncapped, nothing is said.
+    let plain = start_with(1).await;
+    let mut c = Client::connect(plain).await;
+    let hello = c.ask(json!({"type": "hello"})).await;
+    assert!(hello["max_movetime_ms"].is_null() && hello["max_nodes"].is_null(), "{hello}");
+    c.send_json(json!({"type": "go", "id": 4, "depth": 2})).await;
+    assert!(c.recv_type("bestmove").await.get("clamped").is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_binary_frame_gets_an_error_and_an_oversized_frame_closes_the_socket() {
+    use tokio_tungstenite::tungstenite::Message;
+    let addr = start_with(1).await;
+    let mut c = Client::connect(addr).await;
+    c.send_message(Message::Binary(br#"{"type":"hello"}"#.to_vec().into())).await;
+    let e = c.recv().await;
+    assert_eq!(e["type"], "error", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("binary frames"), "{e}");
+    // The session goes on.
+    assert_eq!(c.ask(json!({"type": "hello", "id": 1})).await["type"], "hello");
+    // A message of exactly the limit is read (and answered: an unknown field is ignored).
+    let pad = |total: usize| {
+        let empty = json!({"type": "hello", "id": 2, "pad": ""}).to_string().len();
+        json!({"type": "hello", "id": 2, "pad": "x".repeat(total - empty)}).to_string()
+    };
+    let at_limit = pad(xiangqi_web::MAX_MESSAGE);
+    assert_eq!(at_limit.len(), xiangqi_web::MAX_MESSAGE);
+    c.send(at_limit).await;
+    let m = c.recv().await;
+    assert_eq!((m["type"].as_str(), m["id"].as_i64()), (Some("hello"), Some(2)), "{m:.200}");
+    // One byte more closes the socket.
+    c.send(pad(xiangqi_web::MAX_MESSAGE + 1)).await;
+    assert!(c.is_closed_by_server().await, "a message over the limit did not close the socket");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn max_nodes_caps_a_watched_tree() {
+    let addr = start_with(1).await;
+    let mut c = Client::connect(addr).await;
+    let all = c.ask(json!({"type": "watch", "depth": 2, "variant": "alphabeta", "max_nodes": 20_000})).await;
+    let total = all["total"].as_u64().unwrap();
+    assert_eq!(all["nodes"].as_array().unwrap().len() as u64, total.min(20_000), "{:.300}", all.to_string());
+    assert!(total > 50, "{total}");
+    for max in [1u64, 7, 50] {
+        let w = c.ask(json!({"type": "watch", "depth": 2, "variant": "alphabeta", "max_nodes": max})).await;
+        assert_eq!(w["type"], "watch", "{w}");
+        assert_eq!((w["nodes"].as_array().unwrap().len() as u64, w["sent"].as_u64()), (max, Some(max)));
+        // The first nodes in search order, the same as the whole tree's (but for the count of children left out).
+        let without_omitted = |nodes: &[Value]| {
+            nodes
+                .iter()
+                .cloned()
+                .map(|mut n| n.as_object_mut().unwrap().remove("omitted").map(|_| n).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let sent = w["nodes"].as_array().unwrap();
+        assert_eq!(without_omitted(sent), without_omitted(&all["nodes"].as_array().unwrap()[..max as usize]));
+        // What was left out is counted: every node sent, plus the children omitted, is the whole tree.
+        let omitted: u64 = sent.iter().map(|n| n["omitted"].as_u64().unwrap()).sum();
+        assert_eq!(max + omitted, total, "{w}");
+        assert_eq!((w["total"].as_u64(), w["searched"].as_u64()), (Some(total), all["searched"].as_u64()));
+    }
+    let e = c.ask(json!({"type": "watch", "depth": 2, "max_nodes": 20_001})).await;
+    assert!(e["type"] == "error" && e["message"].as_str().unwrap().contains("max_nodes"), "{e}");
+}
+
+/// A line of `n` moves from the start (the engine's own at depth 1 is not needed: any legal line will do).
+fn some_line(n: usize) -> Vec<String> {
+    let mut pos = Position::startpos();
+    let mut line = Vec::new();
+    for _ in 0..n {
+        let m = pos.legal_moves()[0];
+        line.push(m.to_string());
+        pos.make_move(m);
+    }
+    line
+}
+
+/// The time of each position of a review that only a stop ends early: 30 s times `XIANGQI_TEST_TIME_SCALE` (within
+/// the protocol's 60 s), so that a regression fails in about two minutes instead of hanging.
+fn long_review_movetime() -> std::time::Duration {
+    common::time_scale::scaled(std::time::Duration::from_secs(30)).min(std::time::Duration::from_secs(60))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_ends_a_review_with_an_error() {
+    let addr = start_with(1).await;
+    let mut c = Client::connect(addr).await;
+    // Four positions of half a minute each (times the test's time scale): two minutes unless stopped.
+    let movetime = long_review_movetime();
+    c.send_json(json!({"type": "review", "id": 5, "moves": some_line(3), "movetime": movetime.as_millis() as u64}))
+        .await;
+    let asked = Instant::now();
+    c.send_json(json!({"type": "stop", "id": 5})).await;
+    let m = loop {
+        let m = c.recv().await;
+        if m["type"] != "review_progress" {
+            break m;
+        }
+    };
+    assert_eq!((m["type"].as_str(), m["id"].as_i64()), (Some("error"), Some(5)), "{m}");
+    assert_eq!(m["message"], "the review was stopped");
+    assert!(asked.elapsed() < movetime, "the review was not stopped: it ran its first position");
+    // Its slot is free again.
+    c.send_json(json!({"type": "go", "id": 6, "depth": 1})).await;
+    assert_eq!(c.recv_type("bestmove").await["id"], 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_socket_stops_its_review() {
+    let addr = start_with(1).await;
+    let mut first = Client::connect(addr).await;
+    let movetime = long_review_movetime();
+    first
+        .send_json(json!({"type": "review", "id": 1, "moves": some_line(3), "movetime": movetime.as_millis() as u64}))
+        .await;
+    // The review holds the only slot.
+    let mut second = Client::connect(addr).await;
+    let e = second.ask(json!({"type": "go", "id": 2, "depth": 1})).await;
+    assert!(e["message"].as_str().unwrap().contains("too many searches"), "{e}");
+    first.close().await;
+    // The slot comes back before the review's first position would end.
+    let closed = Instant::now();
+    loop {
+        second.send_json(json!({"type": "go", "id": 3, "depth": 1})).await;
+        let m = second.recv().await;
+        if m["type"] == "info" || m["type"] == "bestmove" {
+            break;
+        }
+        assert!(m["message"].as_str().unwrap().contains("too many searches"), "{m}");
+        assert!(closed.elapsed() < movetime, "the review went on");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviews_capped_values_are_its_scores_within_a_thousand() {
+    let addr = start_with(1).await;
+    let mut c = Client::connect(addr).await;
+    // Red two chariots and two cannons up (far over 1000), then mated lines: every kind of value.
+    let fen = "3k5/9/9/9/9/9/9/9/9/RRCCK4 w";
+    let r = c.ask(json!({"type": "review", "fen": fen, "moves": ["a0a9", "d9d8", "b0b8"], "depth": 2})).await;
+    assert_eq!(r["type"], "review", "{r}");
+    let (evals, capped) = (r["evals"].as_array().unwrap(), r["capped"].as_array().unwrap());
+    assert_eq!((evals.len(), capped.len()), (4, 4));
+    for (e, c) in evals.iter().zip(capped) {
+        let want = match (e["cp"].as_i64(), e["mate"].as_i64()) {
+            (Some(cp), None) => cp.clamp(-1000, 1000),
+            (None, Some(mate)) => 1000 * mate.signum(),
+            _ => panic!("{e}"),
+        };
+        assert_eq!(c.as_i64(), Some(want), "{e}: {c}");
+    }
+    assert!(capped.iter().any(|c| c == 1000), "no value reached the cap: {r}");
+    assert!(evals.iter().any(|e| e["cp"].as_i64().is_some_and(|cp| cp > 1000)), "no score over 1000: {r}");
 }

@@ -11,8 +11,14 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async_with_config, MaybeTlsStream, WebSocketStream};
 use xiangqi_web::Config;
 
-/// How long any awaited message may take: far beyond what it needs on a loaded machine.
-pub const PATIENCE: Duration = Duration::from_secs(60);
+#[path = "../../../xiangqi-search/tests/support/time_scale.rs"]
+pub mod time_scale;
+
+/// How long any awaited message may take: far beyond what it needs on a loaded machine (60 s times
+/// `XIANGQI_TEST_TIME_SCALE`).
+pub fn patience() -> Duration {
+    time_scale::scaled(Duration::from_secs(60))
+}
 
 /// Starts a server with `config` on a free port of 127.0.0.1 and returns its address.
 pub async fn start(config: Config) -> SocketAddr {
@@ -53,7 +59,7 @@ impl Client {
     /// The next message from the server.
     pub async fn recv(&mut self) -> Value {
         loop {
-            let msg = tokio::time::timeout(PATIENCE, self.ws.next())
+            let msg = tokio::time::timeout(patience(), self.ws.next())
                 .await
                 .expect("the server answers within the patience")
                 .expect("the socket is open")
@@ -81,6 +87,23 @@ impl Client {
             let m = self.recv().await;
             if m["type"] != "info" && m["type"] != "bestmove" && m["type"] != "review_progress" {
                 return m;
+            }
+        }
+    }
+
+    /// Sends any WebSocket message (a binary frame, a raw frame).
+    pub async fn send_message(&mut self, message: Message) {
+        self.ws.send(message).await.unwrap();
+    }
+
+    /// Whether the server closes the socket within the patience (messages before the close are skipped).
+    pub async fn is_closed_by_server(&mut self) -> bool {
+        let end = tokio::time::Instant::now() + patience();
+        loop {
+            match tokio::time::timeout_at(end, self.ws.next()).await {
+                Err(_) => return false,
+                Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => {}
             }
         }
     }
