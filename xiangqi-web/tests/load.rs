@@ -105,11 +105,11 @@ async fn session(addr: std::net::SocketAddr, index: usize, rounds: usize) -> Loa
 
 /// `sessions` sessions of `rounds` rounds at once, against a server of `max_searches` slots of which `holders`
 /// are held by infinite analyses from the start to the end.
-async fn run(sessions: usize, rounds: usize, max_searches: usize, holders: usize) -> Load {
+async fn run(sessions: usize, rounds: usize, max_searches: usize, holders: usize, hash_mb: usize) -> Load {
     let config = xiangqi_web::Config {
         max_searches,
         eval: xiangqi_eval::EvalChoice::Handcrafted,
-        hash_mb: 1,
+        hash_mb,
         ..xiangqi_web::Config::default()
     };
     let addr = common::start(config).await;
@@ -161,7 +161,7 @@ fn report(l: &Load, sessions: usize, rounds: usize, max_searches: usize, holders
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twenty_sessions_are_served_while_the_slots_are_full() {
     // Every slot held: every short search is refused, everything else answered.
-    let l = run(20, 5, 2, 2).await;
+    let l = run(20, 5, 2, 2, 1).await;
     report(&l, 20, 5, 2, 2);
     assert_eq!((l.searches_run, l.searches_refused), (0, 100));
 }
@@ -171,8 +171,16 @@ async fn twenty_sessions_are_served_while_the_slots_are_full() {
 async fn two_hundred_sessions_are_served_while_the_slots_are_full() {
     let env = |name: &str, default: usize| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
     let (sessions, rounds) = (env("XIANGQI_LOAD_SESSIONS", 200), env("XIANGQI_LOAD_ROUNDS", 20));
-    // Four slots, two held by analyses all along: the 200 sessions' short searches contend for the other two.
-    let l = run(sessions, rounds, 4, 2).await;
+    // Four slots, two held by analyses all along: the 200 sessions' short searches contend for the other two. The
+    // server's own table size (16 MB a search), so that the memory figure is the server's.
+    let l = run(sessions, rounds, 4, 2, xiangqi_search::DEFAULT_HASH_MB).await;
     report(&l, sessions, rounds, 4, 2);
+    // The process's peak memory (server and clients), where Linux reports it.
+    if let Some(peak) = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
+    {
+        eprintln!("load: peak memory of the process ({peak})");
+    }
     assert!(l.searches_refused > 0, "the slots were never full");
 }
