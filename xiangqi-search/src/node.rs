@@ -2,7 +2,8 @@
 //! node (the spec's minimax and `alphaBeta(isMax)`).
 
 use crate::game::{Evaluator, FastPaths, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
-use crate::movepick::{NodeMoves, OrderPolicy};
+use crate::movepick::NodeMoves;
+use crate::ordering::OrderPolicy;
 use crate::policy::{
     Additions, ChildNode, ChildPolicy, Exit, Form, Label, LeafPolicy, Node, NodeEval, NodeKind, NullPolicy, Observer,
     Step, Variant,

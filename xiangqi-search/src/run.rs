@@ -6,7 +6,7 @@ use crate::config::{FormKind, VariantConfig};
 use crate::game::{Evaluator, FastPaths};
 use crate::limits::Limits;
 use crate::memory::SearchMemory;
-use crate::movepick;
+use crate::ordering;
 use crate::policy::{child, null_move, quiescence};
 use crate::policy::{
     Additions, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, EngineAdditions,
@@ -123,7 +123,7 @@ impl VariantConfig {
         // The presets that play get compositions of fixed policies (a technique that is off costs nothing); every
         // other variant runs on one composition of dynamic policies, which visits the same nodes.
         let pvs_nmp_qs_order =
-            [child::ID, null_move::ID, quiescence::ID, movepick::ID].into_iter().all(|id| config.has(id));
+            [child::ID, null_move::ID, quiescence::ID, ordering::ID].into_iter().all(|id| config.has(id));
         if config.is_engine() && pvs_nmp_qs_order && config.has(verified_null::ID) {
             go!(crate::EnginePreset)
         } else if config.is_engine() || any_addition {

@@ -1,10 +1,10 @@
 //! The searcher: one variant on one game, its tables, the root, iterative deepening with aspiration windows, stop
-//! conditions, and what the node functions ([`crate::node`]) and the move picker ([`crate::movepick`]) share.
+//! conditions, and what the node functions ([`crate::node`]) and the move picker ([`crate::movepick`], [`crate::picker`]) share.
 
 use crate::config::VariantConfig;
 use crate::game::{mate_moves, Evaluator, FastPaths, MoveBuf, Score, INFINITY, MAX_PLY};
 use crate::limits::Limits;
-use crate::movepick::OrderPolicy;
+use crate::ordering::OrderPolicy;
 use crate::policy::{Additions, Form, NodeKind, Observer, Search, Silent, Variant};
 use crate::registry::Params;
 use crate::stats::{Line, SearchResult, Stats};

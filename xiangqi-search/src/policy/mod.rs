@@ -8,7 +8,7 @@
 //! | leaf (depth 0) | [`LeafPolicy`] | [`StaticLeaf`], [`Quiescence`], [`DynamicLeaf`] | `quiescence.rs` |
 //! | before the moves | [`NullPolicy`] | [`NoNull`], [`NullMove`], [`DynamicNull`]; the engine's [`crate::VerifiedNullMove`] and [`crate::ChosenNull`] | `null_move.rs`, `techniques/verified_null.rs` |
 //! | how a child is searched | [`ChildPolicy`] | [`FullWindow`], [`PrincipalVariation`], [`DynamicChild`] | `child.rs` |
-//! | move ordering | [`OrderPolicy`] | [`GenerationOrder`], [`Ordered`], [`DynamicOrder`] | `movepick.rs` |
+//! | move ordering | [`OrderPolicy`] | [`GenerationOrder`], [`Ordered`], [`DynamicOrder`] | `ordering.rs` (the picker: `picker.rs`, the node's stages: `movepick.rs`) |
 //! | the engine's additions | [`Additions`] | [`NoAdditions`], [`EngineAdditions`] | this file; the techniques in `techniques/` |
 //!
 //! The `Dynamic` policies choose between the others at run time from the [`VariantConfig`]: one compiled
@@ -21,7 +21,8 @@
 
 use crate::config::VariantConfig;
 use crate::game::{FastPaths, GameTree, Score, INFINITY};
-pub use crate::movepick::{DynamicOrder, DynamicOrderState, GenerationOrder, MovePicker, OrderPolicy, Ordered};
+pub use crate::ordering::{DynamicOrder, DynamicOrderState, GenerationOrder, OrderPolicy, Ordered};
+pub use crate::picker::MovePicker;
 use crate::stats::Stats;
 use crate::techniques::improving::Improving;
 use crate::tt::TtHit;

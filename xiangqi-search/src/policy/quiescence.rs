@@ -2,7 +2,7 @@
 
 use super::{Exit, Label, LeafPolicy, NodeKind, Observer, Search, Step};
 use crate::game::{FastPaths, GameTree, Score, MAX_PLY};
-use crate::movepick::MovePicker;
+use crate::picker::MovePicker;
 use crate::registry::{Forms, Group, Technique, TechniqueId};
 use crate::techniques::qs_evasions::{self, QsEvasions};
 use crate::techniques::qs_pruning::QsPruning;

@@ -20,7 +20,7 @@
 //! ```
 
 use crate::config::VariantConfig;
-use crate::movepick;
+use crate::ordering;
 use crate::policy::{child, null_move, quiescence, Label};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -68,8 +68,8 @@ impl When {
             When::Pvs => config.has(child::ID),
             When::NoPvs => !config.has(child::ID),
             When::Null => config.has(null_move::ID),
-            When::Order => config.has(movepick::ID),
-            When::NoOrder => !config.has(movepick::ID),
+            When::Order => config.has(ordering::ID),
+            When::NoOrder => !config.has(ordering::ID),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! handed the node's context ([`crate::policy::Node`]) and searching, when it does, through
 //! [`crate::policy::Search`]. The
 //! spec's techniques (`pvs`, `nmp`, `qs`, `order`) are policy types of their own in [`crate::policy`] and
-//! [`crate::movepick`], and declare their entries there; the engine's additions live here, one file each, and the
+//! [`crate::ordering`], and declare their entries there; the engine's additions live here, one file each, and the
 //! negamax node (`node.rs`) or the root (`searcher.rs`) calls each at one hook. Those calls fold away when the
 //! variant lacks the engine's additions ([`crate::Additions::ENABLED`], a constant), and otherwise test the
 //! technique's bit in the [`crate::VariantConfig`].
@@ -80,7 +80,7 @@ pub const TECHNIQUES: &[&Technique] = &[
     &crate::policy::child::TECHNIQUE,
     &crate::policy::null_move::TECHNIQUE,
     &crate::policy::quiescence::TECHNIQUE,
-    &crate::movepick::TECHNIQUE,
+    &crate::ordering::TECHNIQUE,
     &table::TECHNIQUE,
     &late_move_reductions::TECHNIQUE,
     &futility::TECHNIQUE,

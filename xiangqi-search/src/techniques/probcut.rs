@@ -1,7 +1,7 @@
 //! ProbCut: a capture that beats beta by a margin in a shallower search cuts the node off.
 
 use crate::game::{FastPaths, GameTree, Score, MATE_BOUND};
-use crate::movepick::MovePicker;
+use crate::picker::MovePicker;
 use crate::policy::{Additions, Node, NodeKind, Observer, Search, Variant};
 use crate::registry::{Counter, Forms, Group, Param, Params, Technique, TechniqueId};
 use crate::techniques::improving::Improving;
