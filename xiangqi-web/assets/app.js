@@ -4,7 +4,7 @@
 // the page: the tabs, the controls, the keys; each job lives in its own module.
 
 import { exitPreview, renderEval, renderLines, startAnalysis, stopAnalysis } from "./analysis.js";
-import { placement } from "./board.js";
+import { placement } from "./points.js";
 import { tickClock } from "./clock.js";
 import { setConn } from "./connection.js";
 import { buildPalette, editor, editorApply, editorChanged, editorClick, enterEditor } from "./editor.js";

@@ -4,25 +4,13 @@
 // an ARIA grid named by its square and piece, and the arrow keys move between points, Enter or Space clicks one.
 
 import { t } from "./i18n.js";
+import { FILES, placement, shapeColor } from "./points.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 60;
 const MARGIN = 56;
 const WIDTH = CELL * 8 + MARGIN * 2;
 const HEIGHT = CELL * 9 + MARGIN * 2;
-const FILES = "abcdefghi";
-/** How long a moved piece slides, in milliseconds (the style sheet's `.piece.sliding` says the same). */
-export const SLIDE_MS = 150;
-/** A drawn shape's colour letter (lichess's): green plain, red with Shift, blue with Alt or Ctrl, yellow with both. */
-export function shapeColor(e) {
-  const other = e.altKey || e.ctrlKey || e.metaKey;
-  return e.shiftKey ? (other ? "Y" : "R") : other ? "B" : "G";
-}
-/** Whether `code` is a drawn shape's code: a colour letter and one square (a circle) or two (an arrow). */
-export function isShape(code) {
-  return typeof code === "string" && /^[GRBY][a-i][0-9]([a-i][0-9])?$/.test(code) && code.slice(1, 3) !== code.slice(3);
-}
-
 /** The pieces' characters, by FEN letter. */
 export const CHINESE = {
   K: "帥", A: "仕", B: "相", N: "傌", R: "俥", C: "炮", P: "兵",
@@ -37,44 +25,6 @@ function el(name, attrs = {}, parent = null) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
-}
-
-/** Parses the placement field of a FEN into a map square -> FEN letter (no rules, just the picture). */
-export function placement(fen) {
-  const map = new Map();
-  const rows = (fen || "").split(" ")[0].split("/");
-  rows.forEach((row, i) => {
-    const rank = 9 - i;
-    let file = 0;
-    for (const ch of row) {
-      if (/[1-9]/.test(ch)) file += Number(ch);
-      else {
-        if (file < 9 && rank >= 0) map.set(FILES[file] + rank, ch);
-        file += 1;
-      }
-    }
-  });
-  return map;
-}
-
-/** Writes a placement map back as the placement field of a FEN. */
-export function placementToFen(map) {
-  const rows = [];
-  for (let rank = 9; rank >= 0; rank--) {
-    let row = "";
-    let empty = 0;
-    for (let f = 0; f < 9; f++) {
-      const p = map.get(FILES[f] + rank);
-      if (p) {
-        if (empty) row += empty;
-        empty = 0;
-        row += p;
-      } else empty += 1;
-    }
-    if (empty) row += empty;
-    rows.push(row);
-  }
-  return rows.join("/");
 }
 
 export class Board {
@@ -145,7 +95,8 @@ export class Board {
   }
 
   /**
-   * Slides the piece of the last move from its origin (as drawn in `beforeFen`) to where it stands now, unless
+   * Slides the piece of the last move from its origin (as drawn in `beforeFen`) to where it stands now (a CSS
+   * transition of its transform, 150 ms: the style sheet's `.piece.sliding`), unless
    * moves do not slide, the piece was dropped there by a drag, or the position is not the one after that move.
    */
   slide(beforeFen) {

@@ -1,9 +1,10 @@
 // The position editor: a palette of pieces, the board as a canvas, the FEN checked by the server.
 
-import { CHINESE, placement, placementToFen } from "./board.js";
+import { CHINESE } from "./board.js";
 import { START_FEN, game } from "./gametree.js";
 import { t } from "./i18n.js";
 import { $, actions, board, conn, page, selectTab } from "./page.js";
+import { placement, placementToFen } from "./points.js";
 
 // ---------------------------------------------------------------- the editor
 

@@ -1,10 +1,10 @@
 // Game records: opening PGN or XQF (text or the file's bytes, read by the server) and exporting PGN.
 
-import { isShape } from "./board.js";
 import { START_FEN, addMove, game, mainEnd, pathOf } from "./gametree.js";
 import { t } from "./i18n.js";
 import { recordResult, renderHeader } from "./header.js";
 import { $, conn, status } from "./page.js";
+import { isShape } from "./points.js";
 import { newGame, refresh } from "./play.js";
 import { settings } from "./storage.js";
 

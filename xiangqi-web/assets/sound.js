@@ -1,7 +1,7 @@
 // The sounds of a move, a capture, a check and the game's end, made by the page itself with Web Audio (no sound
 // files), unless the sound is switched off (`settings.sound`, remembered with the other settings).
 
-import { placement } from "./board.js";
+import { placement } from "./points.js";
 import { settings } from "./storage.js";
 
 let ctx = null;
