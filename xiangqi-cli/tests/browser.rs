@@ -60,10 +60,11 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").expect("bind a free port").local_addr().expect("local address").port()
 }
 
-/// `xiangqi serve --port 0`, and the page's URL it prints.
-fn start_server() -> (Killed, String) {
+/// `xiangqi serve --port 0` with `more` flags, and the page's URL it prints.
+fn start_server(more: &[&str]) -> (Killed, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
         .args(["serve", "--port", "0"])
+        .args(more)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -355,6 +356,23 @@ async fn analysis_lines(c: &Client, url: &str) -> f64 {
     )
     .await;
     ms
+}
+
+/// The operator's cap ends an infinite analysis: the page says so and its button offers a new analysis.
+async fn analysis_ends_at_the_servers_cap(c: &Client, url: &str) {
+    fresh_page(c, url).await;
+    click(c, "[data-tab=analyse]").await;
+    click(c, "#btn-analyse").await;
+    let info = wait_for(
+        c,
+        "the server's cap to end the analysis",
+        "const i = document.getElementById('anainfo').textContent; return i.includes('limit') ? i : null",
+        WAIT,
+    )
+    .await;
+    assert_eq!(info, "The server's limit was reached: the analysis stopped");
+    let button = js(c, "return document.getElementById('btn-analyse').textContent").await;
+    assert_eq!(button, "Infinite analysis", "the button offers a new analysis");
 }
 
 /// 3. A GBK PGN opens through the file input and exports again with the same moves.
@@ -756,7 +774,9 @@ async fn the_page_in_headless_chromium() {
         }
     };
     let begin = Instant::now();
-    let (_server, url) = start_server();
+    let (_server, url) = start_server(&[]);
+    // A second server with an operator's cap on a search's time, as a class's server would have.
+    let (_capped_server, capped_url) = start_server(&["--max-movetime", "300"]);
     let (_driver, port) = start_chromedriver(&driver);
     let c = connect(port, &chromium).await;
     // The checks run on their own task, so that the browser session ends (and Chromium with it) when one fails.
@@ -765,6 +785,7 @@ async fn the_page_in_headless_chromium() {
         async move {
             play_a_game(&c, &url).await;
             let first_line_ms = analysis_lines(&c, &url).await;
+            analysis_ends_at_the_servers_cap(&c, &capped_url).await;
             gbk_record_round_trip(&c, &url).await;
             board_flips(&c, &url).await;
             editor_refuses_three_kings(&c, &url).await;

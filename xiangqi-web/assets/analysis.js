@@ -27,6 +27,14 @@ export function startAnalysis() {
       renderEval();
     } else if (m.type === "error") {
       $("anainfo").textContent = `${t("error")}: ${m.message}`;
+    } else if (m.type === "bestmove") {
+      // Only the server ends an infinite analysis by itself: its operator's cap (`clamped`) was reached.
+      page.anaSearch = null;
+      page.analysing = false;
+      $("btn-analyse").textContent = t("infinite");
+      $("anainfo").textContent = t("server_limit");
+      board.set({ arrows: arrowsFor(page.state) });
+      renderEval();
     }
   });
   $("btn-analyse").textContent = t("stop");
