@@ -182,51 +182,30 @@ fn check(decl: OptionDecl, value: &OptionValue) -> Result<bool, String> {
     }
 }
 
+/// An entry of [`ENGINE_OPTIONS`] whose setter reads the value with `spin` (a number) or `check` (a truth) as `$x`,
+/// keeps it with `$store`, and asks [`Effect`]`::$effect` of the engine.
+macro_rules! option {
+    ($decl:ident, $read:ident, |$s:ident, $x:ident| $store:expr, $effect:ident) => {
+        EngineOption {
+            decl: $decl,
+            set: |$s, v| {
+                let $x = $read($decl, v)?;
+                $store;
+                Ok(Effect::$effect)
+            },
+        }
+    };
+}
+
 /// The engine's own options with their setters, in the order UCI lists them; the evaluator's follow.
 pub const ENGINE_OPTIONS: [EngineOption; 13] = [
-    EngineOption {
-        decl: HASH,
-        set: |s, v| {
-            s.hash_mb = spin(HASH, v)? as usize;
-            Ok(Effect::NewTable)
-        },
-    },
-    EngineOption {
-        decl: THREADS,
-        set: |s, v| {
-            s.threads = (spin(THREADS, v)? as usize).max(1);
-            Ok(Effect::Threads)
-        },
-    },
-    EngineOption {
-        decl: MULTIPV,
-        set: |s, v| {
-            s.multipv = (spin(MULTIPV, v)? as usize).max(1);
-            Ok(Effect::Stored)
-        },
-    },
+    option!(HASH, spin, |s, n| s.hash_mb = n as usize, NewTable),
+    option!(THREADS, spin, |s, n| s.threads = (n as usize).max(1), Threads),
+    option!(MULTIPV, spin, |s, n| s.multipv = (n as usize).max(1), Stored),
     EngineOption { decl: CLEAR_HASH, set: |_, _| Ok(Effect::ClearTable) },
-    EngineOption {
-        decl: MOVE_OVERHEAD,
-        set: |s, v| {
-            s.move_overhead = std::time::Duration::from_millis(spin(MOVE_OVERHEAD, v)? as u64);
-            Ok(Effect::Stored)
-        },
-    },
-    EngineOption {
-        decl: PONDER,
-        set: |s, v| {
-            s.ponder = check(PONDER, v)?;
-            Ok(Effect::Stored)
-        },
-    },
-    EngineOption {
-        decl: LENIENT,
-        set: |s, v| {
-            s.lenient = check(LENIENT, v)?;
-            Ok(Effect::Stored)
-        },
-    },
+    option!(MOVE_OVERHEAD, spin, |s, n| s.move_overhead = std::time::Duration::from_millis(n as u64), Stored),
+    option!(PONDER, check, |s, b| s.ponder = b, Stored),
+    option!(LENIENT, check, |s, b| s.lenient = b, Stored),
     EngineOption {
         decl: VARIANT,
         set: |s, v| {
@@ -236,41 +215,11 @@ pub const ENGINE_OPTIONS: [EngineOption; 13] = [
             Ok(Effect::Variant)
         },
     },
-    EngineOption {
-        decl: SKILL_LEVEL,
-        set: |s, v| {
-            s.skill_level = spin(SKILL_LEVEL, v)? as u8;
-            Ok(Effect::Stored)
-        },
-    },
-    EngineOption {
-        decl: UCI_LIMIT_STRENGTH,
-        set: |s, v| {
-            s.limit_strength = check(UCI_LIMIT_STRENGTH, v)?;
-            Ok(Effect::Stored)
-        },
-    },
-    EngineOption {
-        decl: UCI_ELO,
-        set: |s, v| {
-            s.uci_elo = spin(UCI_ELO, v)? as i32;
-            Ok(Effect::Stored)
-        },
-    },
-    EngineOption {
-        decl: VARIETY,
-        set: |s, v| {
-            s.variety = spin(VARIETY, v)? as u32;
-            Ok(Effect::Stored)
-        },
-    },
-    EngineOption {
-        decl: SEED,
-        set: |s, v| {
-            s.seed = spin(SEED, v)? as u64;
-            Ok(Effect::NewSeed)
-        },
-    },
+    option!(SKILL_LEVEL, spin, |s, n| s.skill_level = n as u8, Stored),
+    option!(UCI_LIMIT_STRENGTH, check, |s, b| s.limit_strength = b, Stored),
+    option!(UCI_ELO, spin, |s, n| s.uci_elo = n as i32, Stored),
+    option!(VARIETY, spin, |s, n| s.variety = n as u32, Stored),
+    option!(SEED, spin, |s, n| s.seed = n as u64, NewSeed),
 ];
 
 /// The engine's own option named `name` (exactly, as [`crate::SearchEngine::options`] gives it).
