@@ -391,6 +391,14 @@ async fn gbk_record_round_trip(c: &Client, url: &str) {
     let script = format!("return document.querySelectorAll('[data-testid=moves] .move').length === {}", expected.len());
     wait_for(c, "the record's moves in the move list", &script, WAIT).await;
     assert_eq!(page_moves(c).await, expected, "the moves the page opened");
+    let text = exported_pgn(c).await;
+    let exported = scratch().join("exported.pgn");
+    std::fs::write(&exported, text).unwrap();
+    assert_eq!(record_moves(&exported), expected, "the exported PGN's moves");
+}
+
+/// Clicks "Export PGN" (on the Games tab) and returns the PGN the page shows.
+async fn exported_pgn(c: &Client) -> String {
     click(c, "#btn-export").await;
     let text = wait_for(
         c,
@@ -399,9 +407,7 @@ async fn gbk_record_round_trip(c: &Client, url: &str) {
         WAIT,
     )
     .await;
-    let exported = scratch().join("exported.pgn");
-    std::fs::write(&exported, text.as_str().unwrap()).unwrap();
-    assert_eq!(record_moves(&exported), expected, "the exported PGN's moves");
+    text.as_str().expect("the PGN is text").to_owned()
 }
 
 /// 4. The board flips by a rotation of 180 degrees: a0 ends up top right, i9 bottom left.

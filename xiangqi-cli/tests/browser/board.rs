@@ -2,7 +2,7 @@
 //! its sound, arrows and circles drawn with the right button go into the exported PGN and come back when it is
 //! loaded, a move typed in each notation is played, and the points carry accessible names.
 
-use super::{click, fresh_page, js, page_moves, select, wait_for, WAIT};
+use super::{click, exported_pgn, fresh_page, js, page_moves, select, wait_for, WAIT};
 use fantoccini::actions::{
     InputSource, KeyAction, KeyActions, MouseActions, PointerAction, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_RIGHT,
 };
@@ -181,9 +181,7 @@ pub async fn drawn_shapes_go_to_pgn_and_back(c: &Client, url: &str) {
     assert_eq!(drawn(c).await, json!(["Ge4", "Rb0c2"]));
     assert_eq!(js(c, "return window.xq.game.cur.shapes").await, json!(["Rb0c2", "Ge4"]), "kept with the move");
     click(c, "[data-tab=games]").await;
-    click(c, "#btn-export").await;
-    let pgn = wait_for(c, "the exported PGN", "return document.getElementById('pgn-out').value", WAIT).await;
-    let pgn = pgn.as_str().unwrap().to_owned();
+    let pgn = exported_pgn(c).await;
     assert!(pgn.contains("{[%cal Rb0c2] [%csl Ge4]}"), "{pgn}");
     // A left click on an empty point clears the shapes.
     let e5 = point(c, "e5").await;

@@ -186,15 +186,8 @@ pub async fn header_marks_chart_arrow(c: &Client, url: &str) {
 /// Exporting the loaded game keeps the record's result and writes the seven standard tags first.
 pub async fn export_keeps_the_result(c: &Client, url: &str) {
     load_record(c, url).await;
-    click(c, "#btn-export").await;
-    let text = wait_for(
-        c,
-        "the exported PGN",
-        "const o = document.getElementById('pgn-out'); return o.hidden ? null : o.value;",
-        WAIT,
-    )
-    .await;
-    let text = text.as_str().unwrap();
+    let text = exported_pgn(c).await;
+    let text = text.as_str();
     let names: Vec<&str> =
         text.lines().filter_map(|l| l.strip_prefix('[')).filter_map(|l| l.split_whitespace().next()).collect();
     assert_eq!(names.get(..7), Some(&["Event", "Site", "Date", "Round", "Red", "Black", "Result"][..]), "{text}");
