@@ -180,20 +180,12 @@ pub struct WatchArgs {
     pub max_nodes: Option<usize>,
 }
 
-/// The fields of a `trace`.
+/// The fields of a `trace`: those of a `watch`, and the most steps sent.
 #[derive(Debug, Clone, Deserialize)]
 pub struct TraceArgs {
-    /// A synthetic tree (`xiangqi tree --synthetic` syntax); without it, the line's position.
-    pub synthetic: Option<String>,
-    /// The position (when there is no synthetic tree).
+    /// The tree or position searched, the depth, the variant and the most nodes sent, as for `watch`.
     #[serde(flatten)]
-    pub line: LineArgs,
-    /// Plies to search.
-    pub depth: Option<u32>,
-    /// The variant (default `alphabeta`).
-    pub variant: Option<String>,
-    /// The most nodes sent.
-    pub max_nodes: Option<usize>,
+    pub watch: WatchArgs,
     /// The most steps sent.
     pub max_steps: Option<usize>,
 }

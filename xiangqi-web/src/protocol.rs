@@ -422,10 +422,11 @@ impl Session {
     }
 
     fn trace(&mut self, id: Option<Value>, args: TraceArgs) -> Result<(), String> {
+        let (max_steps, args) = (args.max_steps, args.watch);
         let (synthetic, variant) = (args.synthetic.as_deref(), args.variant.as_deref());
         let input = SearchInput::read(synthetic, &args.line, args.depth, variant, MAX_TRACE_DEPTH)?;
         let max_nodes = in_range("max_nodes", args.max_nodes.unwrap_or(MAX_TRACE_NODES), 1, MAX_TRACE_NODES)?;
-        let max_steps = in_range("max_steps", args.max_steps.unwrap_or(MAX_TRACE_STEPS), 1, MAX_TRACE_STEPS)?;
+        let max_steps = in_range("max_steps", max_steps.unwrap_or(MAX_TRACE_STEPS), 1, MAX_TRACE_STEPS)?;
         let permit = self.slot()?;
         let out = self.out.clone();
         tokio::task::spawn_blocking(move || {
