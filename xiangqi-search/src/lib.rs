@@ -116,7 +116,7 @@ pub use game::{
     MATE_BOUND, MAX_PLY,
 };
 pub use handle::{GoMode, Info, Listener, SearchHandle, Stopper};
-pub use history::OrderState;
+pub use history::Histories;
 pub use limits::{Clock, Limits, Signals, MAX_DEPTH};
 pub use memory::SearchMemory;
 pub use options::ENGINE_VARIANT;

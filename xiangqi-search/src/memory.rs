@@ -1,6 +1,6 @@
 //! What a search learns about move ordering, kept from one search of a game to the next.
 
-use crate::history::OrderState;
+use crate::history::Histories;
 use std::sync::Mutex;
 
 /// The history and countermove tables of each search thread, kept from one search to the next, as Stockfish keeps
@@ -11,7 +11,7 @@ use std::sync::Mutex;
 /// Taken when a thread's search starts and put back when it ends: no lock is held during the search.
 #[derive(Debug, Default)]
 pub struct SearchMemory {
-    slots: Mutex<Vec<Option<OrderState>>>,
+    slots: Mutex<Vec<Option<Histories>>>,
 }
 
 impl SearchMemory {
@@ -28,12 +28,12 @@ impl SearchMemory {
     }
 
     /// What thread `thread` learnt in the last search, if anything.
-    pub fn take(&self, thread: usize) -> Option<OrderState> {
+    pub fn take(&self, thread: usize) -> Option<Histories> {
         self.slots.lock().ok()?.get_mut(thread)?.take()
     }
 
     /// Keeps what thread `thread` learnt.
-    pub fn put(&self, thread: usize, state: OrderState) {
+    pub fn put(&self, thread: usize, state: Histories) {
         if let Ok(mut slots) = self.slots.lock() {
             if slots.len() <= thread {
                 slots.resize_with(thread + 1, || None);

@@ -166,14 +166,14 @@ impl<G: FastPaths> NodeMoves<G> {
 mod tests {
     use super::*;
     use crate::game::GameTree;
-    use crate::history::OrderState;
+    use crate::history::Histories;
     use crate::ordering::Ordered;
     use xiangqi_core::{Move, Position};
 
     /// A position and the ordering's state, as a node sees them.
     struct Node {
         game: Position,
-        order: OrderState,
+        order: Histories,
     }
 
     /// What one generation of every move, keyed at once, hands out: the hash move first, then the legal moves

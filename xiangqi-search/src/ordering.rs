@@ -4,7 +4,7 @@
 
 use crate::config::VariantConfig;
 use crate::game::{FastPaths, Score};
-use crate::history::OrderState;
+use crate::history::{Histories, Scale};
 use crate::picker::MovePicker;
 use crate::registry::{Forms, Group, Params, Technique, TechniqueId};
 use crate::techniques::capture_history::{self, CaptureHistory};
@@ -55,11 +55,11 @@ pub trait OrderPolicy: 'static {
     fn configure<G: FastPaths>(_state: &mut Self::State, _config: &VariantConfig, _params: &Params, _additions: bool) {}
     /// What the state has learnt, to be kept for the next search of the same game ([`crate::SearchMemory`]);
     /// `None` for a policy that learns nothing.
-    fn export(_state: &Self::State) -> Option<OrderState> {
+    fn export(_state: &Self::State) -> Option<Histories> {
         None
     }
     /// Starts from what an earlier search learnt (a state of another game, with other move keys, is ignored).
-    fn import(_state: &mut Self::State, _saved: &OrderState) {}
+    fn import(_state: &mut Self::State, _saved: &Histories) {}
     /// Orders the moves of `picker` at `ply` by this policy (the moves not keyed yet: a staged node calls it once
     /// per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the policy
     /// orders at all.
@@ -149,49 +149,49 @@ const GOOD_CAPTURE_KEY: i32 = 1 << 29;
 
 impl OrderPolicy for Ordered {
     const NAME: &'static str = "order";
-    type State = OrderState;
+    type State = Histories;
 
     #[inline(always)]
-    fn hash_first(_: &OrderState) -> bool {
+    fn hash_first(_: &Histories) -> bool {
         true
     }
 
     // Killers are the largest quiet keys; good captures are keyed above them.
     #[inline(always)]
-    fn staged_below(_: &OrderState) -> Option<i32> {
+    fn staged_below(_: &Histories) -> Option<i32> {
         Some(KILLER_KEY)
     }
 
-    fn new_state(move_keys: usize) -> OrderState {
-        OrderState::new(move_keys)
+    fn new_state(move_keys: usize) -> Histories {
+        Histories::new(move_keys)
     }
 
-    fn export(state: &OrderState) -> Option<OrderState> {
+    fn export(state: &Histories) -> Option<Histories> {
         Some(state.clone())
     }
 
     /// The history and countermove tables carry over; killers, which belong to the plies of one search, start
     /// empty (as Stockfish keeps its history tables and clears its killers).
-    fn import(state: &mut OrderState, saved: &OrderState) {
+    fn import(state: &mut Histories, saved: &Histories) {
         state.import(saved);
     }
 
     /// Switches the continuation, capture and correction histories and the history scale as the variant says
     /// (off without the engine's additions).
-    fn configure<G: FastPaths>(state: &mut OrderState, config: &VariantConfig, params: &Params, additions: bool) {
+    fn configure<G: FastPaths>(state: &mut Histories, config: &VariantConfig, params: &Params, additions: bool) {
         state.configure::<G>(
             additions && config.has(continuation_history::ID),
             additions && config.has(capture_history::ID),
             additions && config.has(correction_history::ID),
-            (additions && config.has(history_scale::ID)).then(|| HistoryScale::scale(params)),
+            Scale::new((additions && config.has(history_scale::ID)).then(|| HistoryScale::scale(params))),
         );
     }
 
     /// The tables' switches are read once here, and each combination gets a key function of its own, so the
     /// plain ordering's keys cost what they cost before the continuation and capture histories existed.
     #[inline]
-    fn order<G: FastPaths>(state: &OrderState, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
-        match (state.continuation_on(), state.captures_on()) {
+    fn order<G: FastPaths>(state: &Histories, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
+        match (state.continuation.is_on(), state.capture.is_on()) {
             (false, false) => order_keys::<G, false, false>(state, game, picker, ply, hash_move),
             (true, false) => order_keys::<G, true, false>(state, game, picker, ply, hash_move),
             (false, true) => order_keys::<G, false, true>(state, game, picker, ply, hash_move),
@@ -200,21 +200,14 @@ impl OrderPolicy for Ordered {
     }
 
     #[inline(always)]
-    fn early_quiets<G: FastPaths>(state: &OrderState, game: &G, ply: usize) -> [u16; 3] {
+    fn early_quiets<G: FastPaths>(state: &Histories, game: &G, ply: usize) -> [u16; 3] {
         let [k0, k1] = state.killers(ply);
-        let counter = state.countermove(game);
+        let counter = state.counter.get(game);
         [k0, k1, if counter == k0 || counter == k1 { 0 } else { counter }]
     }
 
     #[inline]
-    fn on_cutoff<G: FastPaths>(
-        state: &mut OrderState,
-        game: &G,
-        m: G::Move,
-        depth: i32,
-        ply: usize,
-        tried: &[G::Move],
-    ) {
+    fn on_cutoff<G: FastPaths>(state: &mut Histories, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
         if !game.is_quiet(m) {
             return;
         }
@@ -222,42 +215,42 @@ impl OrderPolicy for Ordered {
     }
 
     #[inline(always)]
-    fn on_capture_cutoff<G: FastPaths>(state: &mut OrderState, game: &G, m: G::Move, depth: i32, captures: &[G::Move]) {
+    fn on_capture_cutoff<G: FastPaths>(state: &mut Histories, game: &G, m: G::Move, depth: i32, captures: &[G::Move]) {
         state.learn_captures(game, m, depth, captures);
     }
 
     #[inline(always)]
-    fn on_make<G: FastPaths>(state: &mut OrderState, game: &G, m: Option<G::Move>, ply: usize) {
+    fn on_make<G: FastPaths>(state: &mut Histories, game: &G, m: Option<G::Move>, ply: usize) {
         state.note_move(game, m, ply);
     }
 
     #[inline(always)]
-    fn quiet_score<G: FastPaths>(state: &OrderState, game: &G, m: G::Move, ply: usize) -> i32 {
+    fn quiet_score<G: FastPaths>(state: &Histories, game: &G, m: G::Move, ply: usize) -> i32 {
         state.quiet_score(game, m, ply)
     }
 
     #[inline(always)]
-    fn correction<G: FastPaths>(state: &OrderState, game: &G) -> Score {
+    fn correction<G: FastPaths>(state: &Histories, game: &G) -> Score {
         state.correction(game)
     }
 
     #[inline(always)]
-    fn learn_correction<G: FastPaths>(state: &mut OrderState, game: &G, diff: Score, depth: i32) {
-        state.learn_correction(game, diff, depth);
+    fn learn_correction<G: FastPaths>(state: &mut Histories, game: &G, diff: Score, depth: i32) {
+        state.correction.update(game, diff, depth);
     }
 }
 
 /// [`Ordered`]'s keys, with the continuation history (`CONT`) and the capture history (`CAPS`) on or off.
 #[inline(always)]
 fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
-    state: &OrderState,
+    state: &Histories,
     game: &G,
     picker: &mut MovePicker<G::Move>,
     ply: usize,
     hash_move: u16,
 ) {
     let killers = state.killers(ply);
-    let counter = state.countermove(game);
+    let counter = state.counter.get(game);
     picker.set_keys(|m| {
         let code = G::encode_move(m);
         if hash_move != 0 && code == hash_move {
@@ -266,7 +259,7 @@ fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
         let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
         if cap > 0 {
             if CAPS {
-                return CaptureHistory::key(GOOD_CAPTURE_KEY, cap, state.capture_score(game, m));
+                return CaptureHistory::key(GOOD_CAPTURE_KEY, cap, state.capture.get(game, m));
             }
             return GOOD_CAPTURE_KEY | cap;
         }
@@ -282,7 +275,7 @@ fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
         } else if CONT {
             state.quiet_score(game, m, ply)
         } else {
-            state.history(G::move_key(m))
+            state.main.get(G::move_key(m))
         }
     })
 }
@@ -295,7 +288,7 @@ pub struct DynamicOrder;
 #[derive(Debug, Default, Clone)]
 pub struct DynamicOrderState {
     on: bool,
-    inner: OrderState,
+    inner: Histories,
 }
 
 impl OrderPolicy for DynamicOrder {
@@ -328,11 +321,11 @@ impl OrderPolicy for DynamicOrder {
         }
     }
 
-    fn export(state: &DynamicOrderState) -> Option<OrderState> {
+    fn export(state: &DynamicOrderState) -> Option<Histories> {
         state.on.then(|| state.inner.clone())
     }
 
-    fn import(state: &mut DynamicOrderState, saved: &OrderState) {
+    fn import(state: &mut DynamicOrderState, saved: &Histories) {
         Ordered::import(&mut state.inner, saved);
     }
 

@@ -34,7 +34,7 @@ pub mod null_move;
 pub mod quiescence;
 pub mod step;
 
-pub use crate::history::OrderState;
+pub use crate::history::Histories;
 pub use child::{DynamicChild, FullWindow, PrincipalVariation};
 pub use form::{
     AlphaBetaForm, AlphaBetaHardForm, DynamicForm, MinimaxForm, NegamaxAbHardForm, NegamaxAbSoftForm, NegamaxForm,

@@ -21,7 +21,7 @@ pub const ID: TechniqueId = TechniqueId::new(15);
 
 /// Capture history: a table indexed by the moving piece, its destination and the captured piece's kind, raised
 /// (with gravity, as the quiet history) when a capture causes a cutoff and lowered for the captures searched before
-/// it that did not. The ordering keys each capture that does not lose material by MVV-LVA first, and within a
+/// it that did not (the table and how it learns: [`crate::history::CaptureHistory`]). The ordering keys each capture that does not lose material by MVV-LVA first, and within a
 /// margin of [`CaptureHistory::SPAN`] steps of it by its history, so a capture that keeps working is tried before
 /// one of a slightly larger victim. Conditions: the ordering (`order`). Hooks: the ordering's keys
 /// ([`crate::Ordered`]) and the node's cutoff. Source: Stockfish's `CapturePieceToHistory` (`history.h`), which
@@ -31,7 +31,7 @@ pub struct CaptureHistory;
 
 impl CaptureHistory {
     /// How much history one MVV-LVA step of the ordering is worth (history scores reach
-    /// [`crate::OrderState::HISTORY_MAX`]).
+    /// [`crate::history::Scale::HISTORY_MAX`]).
     pub const STEP: i32 = 1 << 14;
     /// How many MVV-LVA steps the history can move a capture, either way.
     pub const SPAN: i32 = 1;

@@ -25,7 +25,7 @@ pub const ID: TechniqueId = TechniqueId::new(16);
 /// back. A quiet move's ordering key is its history plus both continuation entries, so the ordering knows which
 /// replies work against which moves, not only which moves work. The sum is also what history-adjusted late move
 /// reductions (`hlmr`) and history pruning (`hprune`) read. The line of moves is noted as the node makes them
-/// (a null move leaves an empty entry). Conditions: the ordering (`order`). Hooks: the ordering's keys
+/// (a null move leaves an empty entry). The table and how it learns: [`crate::history::ContinuationHistory`]. Conditions: the ordering (`order`). Hooks: the ordering's keys
 /// ([`crate::Ordered`]), the node's make and cutoff. Source: Stockfish's `ContinuationHistory` (`history.h`,
 /// `update_continuation_histories` in `search.cpp`), after the "counter move history" and "follow-up history" of
 /// Stockfish 8 (2016).

@@ -26,7 +26,7 @@ pub const ID: TechniqueId = TechniqueId::new(27);
 /// game's cutoffs, growing with the game. With it a score is a recent, bounded average (a few cutoffs near the
 /// root move it across its range), and the thresholds that read it (history-adjusted reductions, history
 /// pruning) mean the same at every move of a game. Conditions: the ordering (`order`). Hook: the ordering's
-/// learning ([`crate::history::OrderState`]). Source: Stockfish's `stat_bonus` and `StatsEntry` (`history.h`,
+/// learning ([`crate::history::Scale`]). Source: Stockfish's `stat_bonus` and `StatsEntry` (`history.h`,
 /// bound 7183 for the main history, 16384 for the continuation history; bonus linear in depth, capped).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HistoryScale;
@@ -42,7 +42,7 @@ impl HistoryScale {
     pub const BONUS_MAX: Param =
         Param::new(ID, 2, "HistBonusMax", 1600, 128..=8192, 150.0, "History scale: largest bonus.");
 
-    /// The scale as [`crate::history::OrderState`] applies it: `(bound, bonus per ply, largest bonus)`.
+    /// The scale as [`crate::history::Scale::new`] takes it: `(bound, bonus per ply, largest bonus)`.
     pub fn scale(p: &Params) -> (i32, i32, i32) {
         (p.get(Self::BOUND), p.get(Self::BONUS_PER_PLY), p.get(Self::BONUS_MAX))
     }

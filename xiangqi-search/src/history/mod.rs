@@ -1,0 +1,178 @@
+//! What the search learns from its cutoffs and results, as Stockfish's `history.h` keeps it: one type per table,
+//! each owning its table, its index and its update rule.
+//!
+//! | table | type | indexed by | learns | read by |
+//! | --- | --- | --- | --- | --- |
+//! | main history | [`MainHistory`] | move key | a quiet cutoff: bonus to the move, malus to the quiet moves tried before | the ordering's quiet moves; `hlmr`, `hprune` |
+//! | countermoves | [`CounterMoves`] | the opponent's last move | a quiet cutoff: the move refuting it | the ordering, after the killers |
+//! | continuation history | [`ContinuationHistory`] | the moves one and two plies back, the move | a quiet cutoff, as the main history | the ordering's quiet moves; `hlmr`, `hprune` |
+//! | capture history | [`CaptureHistory`] | piece, destination, victim | a cutoff: bonus to a capture that caused it, malus to the captures tried before | the ordering's good captures |
+//! | correction history | [`CorrectionHistory`] | side, soldiers' or material's hash | a node's value against its static evaluation | the node's static evaluation |
+//! | killers | [`Killers`] | ply | a quiet cutoff at the ply | the ordering, right after the good captures |
+//!
+//! The main, continuation and capture histories learn with gravity under one [`Scale`] (the spec's, or `hscale`'s).
+//! [`Histories`] gathers the tables that outlive a search (the killers go with the plies); a technique's file
+//! (`techniques/capture_history.rs`, `continuation_history.rs`, `correction_history.rs`, `history_scale.rs`)
+//! keeps its registry entry, its parameters and the decision of when its table is on and read, and this module
+//! what the table is and how it learns. The split follows the two questions a reader asks: "what does `caphist`
+//! do?" (its file) and "how does the capture history learn?" (here, next to the other tables and the gravity they
+//! share), and a table is a value with its rule, so the aggregate is a plain list of them.
+
+mod capture;
+mod continuation;
+mod correction;
+mod countermoves;
+mod killers;
+mod main;
+mod stats;
+
+pub use capture::CaptureHistory;
+pub use continuation::ContinuationHistory;
+pub use correction::CorrectionHistory;
+pub use countermoves::CounterMoves;
+pub use killers::Killers;
+pub use main::MainHistory;
+pub use stats::{Bonus, Scale};
+
+use crate::game::{FastPaths, Score, MAX_PLY};
+
+/// The history tables of a search, which [`crate::SearchMemory`] keeps from one search of a game to the next.
+/// The continuation, capture and correction histories are empty while their techniques are off.
+#[derive(Debug, Default, Clone)]
+pub struct Histories {
+    /// The main history of quiet moves.
+    pub(crate) main: MainHistory,
+    /// The countermoves.
+    pub(crate) counter: CounterMoves,
+    /// The continuation history (`conthist`).
+    pub(crate) continuation: ContinuationHistory,
+    /// The capture history (`caphist`).
+    pub(crate) capture: CaptureHistory,
+    /// The correction history (`corrhist`).
+    pub(crate) correction: CorrectionHistory,
+    /// How the main, continuation and capture histories learn (`hscale`).
+    pub(crate) scale: Scale,
+    /// The killers of each ply.
+    killers: Vec<Killers>,
+    /// The continuation key ([`ContinuationHistory::key`]) of the move made at each ply of the current line.
+    line: Vec<u32>,
+}
+
+impl Histories {
+    /// Empty tables for a game with `move_keys` distinct move keys.
+    pub(crate) fn new(move_keys: usize) -> Histories {
+        Histories {
+            main: MainHistory::new(move_keys),
+            counter: CounterMoves::new(move_keys),
+            killers: vec![Killers::NONE; MAX_PLY + 1],
+            line: vec![0; MAX_PLY + 2],
+            ..Histories::default()
+        }
+    }
+
+    /// Switches the continuation, capture and correction histories on or off for a game `G` (when a search
+    /// starts: a table is allocated when it is switched on, and kept while it stays on), and sets the scale.
+    pub(crate) fn configure<G: FastPaths>(
+        &mut self,
+        continuation: bool,
+        captures: bool,
+        correction: bool,
+        scale: Scale,
+    ) {
+        self.scale = scale;
+        self.continuation.switch::<G>(continuation);
+        self.capture.switch::<G>(captures);
+        self.correction.switch(correction);
+    }
+
+    /// Starts from `saved`: the tables that have the same size carry over (tables of another game, with other
+    /// move keys, are ignored, and so are tables switched off here).
+    pub(crate) fn import(&mut self, saved: &Histories) {
+        if saved.main.len() == self.main.len() {
+            self.main.clone_from(&saved.main);
+            self.counter.clone_from(&saved.counter);
+            if saved.continuation.len() == self.continuation.len() {
+                self.continuation.clone_from(&saved.continuation);
+            }
+            if saved.capture.len() == self.capture.len() {
+                self.capture.clone_from(&saved.capture);
+            }
+            if saved.correction.len() == self.correction.len() {
+                self.correction.clone_from(&saved.correction);
+            }
+        }
+    }
+
+    /// The two killer moves of `ply`.
+    #[inline(always)]
+    pub(crate) fn killers(&self, ply: usize) -> [u16; 2] {
+        self.killers[ply.min(MAX_PLY)].moves()
+    }
+
+    /// Notes the move `m` made at `ply` in `game` (before it is made; `None`: the null move), for the continuation
+    /// history.
+    #[inline(always)]
+    pub(crate) fn note_move<G: FastPaths>(&mut self, game: &G, m: Option<G::Move>, ply: usize) {
+        if self.continuation.is_on() && ply <= MAX_PLY {
+            self.line[ply] = ContinuationHistory::key(game, m);
+        }
+    }
+
+    /// The continuation keys of the moves one and two plies before `ply` (0 when there is none).
+    #[inline(always)]
+    pub(crate) fn previous(&self, ply: usize) -> [u32; 2] {
+        let back = |b: usize| if ply >= b { self.line[ply - b] } else { 0 };
+        [back(1), back(2)]
+    }
+
+    /// The statistics of the quiet move `m` at `ply`: its main history plus its continuation history.
+    #[inline(always)]
+    pub(crate) fn quiet_score<G: FastPaths>(&self, game: &G, m: G::Move, ply: usize) -> i32 {
+        let h = self.main.get(G::move_key(m));
+        if self.continuation.is_on() {
+            h + self.continuation.get(self.previous(ply), game.piece_to_key(m))
+        } else {
+            h
+        }
+    }
+
+    /// The correction of the static evaluation of the position of `game` (0 when the correction history is off).
+    #[inline(always)]
+    pub(crate) fn correction<G: FastPaths>(&self, game: &G) -> Score {
+        self.correction.correction(game)
+    }
+
+    /// Learns from the quiet move `m` that caused a beta cutoff at `ply` with `depth` remaining, after the quiet
+    /// moves in `tried` failed to: `m` becomes the ply's first killer and the countermove of the opponent's last
+    /// move; its main and continuation histories gain and theirs lose.
+    #[inline]
+    pub(crate) fn learn<G: FastPaths>(&mut self, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
+        let code = G::encode_move(m);
+        self.killers[ply.min(MAX_PLY)].push(code);
+        self.counter.set(game, code);
+        let bonus = self.scale.bonus(depth);
+        self.main.update(G::move_key(m), bonus);
+        for &q in tried {
+            self.main.update(G::move_key(q), bonus.malus());
+        }
+        if self.continuation.is_on() {
+            self.continuation.learn(game, self.previous(ply), m, tried, bonus);
+        }
+    }
+
+    /// Learns from a node's cutoff for the capture history (when on): the capture `m` that caused it gains (when
+    /// `m` is a capture), the captures in `tried` that failed before it lose.
+    #[inline]
+    pub(crate) fn learn_captures<G: FastPaths>(&mut self, game: &G, m: G::Move, depth: i32, tried: &[G::Move]) {
+        if !self.capture.is_on() {
+            return;
+        }
+        let bonus = self.scale.bonus(depth);
+        if !game.is_quiet(m) {
+            self.capture.update(game, m, bonus);
+        }
+        for &c in tried {
+            self.capture.update(game, c, bonus.malus());
+        }
+    }
+}
