@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use xiangqi_core::Position;
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::ChosenEval;
 use xiangqi_search::{Limits, VariantConfig};
 
 const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
@@ -28,7 +28,7 @@ fn bench_presets(c: &mut Criterion) {
             b.iter(|| {
                 positions
                     .iter()
-                    .map(|p| spec.run(p.clone(), EngineEval::new(p), &Limits::depth(depth)).stats.nodes())
+                    .map(|p| spec.run(p.clone(), ChosenEval::new(p), &Limits::depth(depth)).stats.nodes())
                     .sum::<u64>()
             })
         });

@@ -181,7 +181,7 @@ pub fn run(args: &TreeArgs) -> CmdResult {
     } else {
         let pos = parse_fen(&args.fen)?;
         let depth = args.depth.unwrap_or(2);
-        let eval = xiangqi_eval::EngineEval::new(&pos);
+        let eval = xiangqi_eval::ChosenEval::new(&pos);
         let r = record(pos.clone(), eval, &spec, depth, &options);
         let side = if pos.turn() == Color::Red { "Red" } else { "Black" };
         let header = format!("{spec}, depth {depth}, on {}", pos.fen());

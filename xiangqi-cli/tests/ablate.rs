@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use xiangqi_core::Position;
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::ChosenEval;
 use xiangqi_search::{Limits, VariantConfig};
 
 const XQ: &str = env!("CARGO_BIN_EXE_xiangqi");
@@ -46,7 +46,7 @@ fn library_nodes(fen: &str, depth: u32, variant: &str) -> u64 {
     let pos = Position::from_fen(fen).unwrap();
     let spec: VariantConfig = variant.parse().unwrap();
     let limits = Limits { depth: Some(depth), iterative: true, ..Limits::default() };
-    spec.run(pos.clone(), EngineEval::new(&pos), &limits).stats.nodes()
+    spec.run(pos.clone(), ChosenEval::new(&pos), &limits).stats.nodes()
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! position). Any change to the search or the evaluation changes it; a changed snapshot is a decision to review.
 
 use std::process::Command;
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::ChosenEval;
 use xiangqi_search::bench::{bench, BENCH_DEPTH, BENCH_FENS};
 use xiangqi_search::VariantConfig;
 
@@ -35,8 +35,8 @@ fn bench_signature_handcrafted() {
 fn single_thread_search_is_reproducible() {
     // Same positions, depth and hash size: the same node counts and moves, run after run.
     let variant: VariantConfig = "engine".parse().unwrap();
-    let a = bench(&variant, 6, 4, 1, EngineEval::new).unwrap();
-    let b = bench(&variant, 6, 4, 1, EngineEval::new).unwrap();
+    let a = bench(&variant, 6, 4, 1, ChosenEval::new).unwrap();
+    let b = bench(&variant, 6, 4, 1, ChosenEval::new).unwrap();
     assert_eq!(a.nodes.len(), BENCH_FENS.len());
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best, b.best);
@@ -46,7 +46,7 @@ fn single_thread_search_is_reproducible() {
 #[test]
 fn two_threads_find_legal_moves() {
     let variant: VariantConfig = "engine".parse().unwrap();
-    let r = bench(&variant, 5, 4, 2, EngineEval::new).unwrap();
+    let r = bench(&variant, 5, 4, 2, ChosenEval::new).unwrap();
     assert_eq!(r.best.len(), BENCH_FENS.len());
     for (fen, best) in BENCH_FENS.iter().zip(&r.best) {
         let pos = xiangqi_core::Position::from_fen(fen).unwrap();

@@ -18,7 +18,7 @@
 //! one definition of the two formats the engine shares with the trainer (`xiangqi-train`) and `xiangqi datagen`: the
 //! network file ([`nnue::Network`]) and the training records ([`nnue::data::Record`]).
 //!
-//! A search takes the engine's evaluator as [`EngineEval`] (chosen by [`EvalChoice`]: handcrafted or a network),
+//! A search takes the evaluator an [`EvalChoice`] names (handcrafted or a network) as a [`ChosenEval`],
 //! which implements the search's trait, [`xiangqi_core::evaluation::Evaluator`], keeping its incremental state in step
 //! with the search's moves and caching full evaluations. This crate never depends on the search:
 //!
@@ -67,15 +67,15 @@
 
 mod bits;
 mod cache;
-mod engine;
+mod choice;
 mod handcrafted;
 pub mod nnue;
 mod score;
 mod weights;
 
 pub use cache::{EvalCache, DEFAULT_EVAL_CACHE_SLOTS};
-pub use engine::{
-    embedded_network, EngineEval, EvalChoice, EvalSettings, EMBEDDED_NAME, EMBEDDED_NETWORK, EVAL_OPTIONS,
+pub use choice::{
+    embedded_network, ChosenEval, EvalChoice, EvalSettings, EMBEDDED_NAME, EMBEDDED_NETWORK, EVAL_OPTIONS,
 };
 pub use handcrafted::{Accumulator, Handcrafted, PsqState, Term, Trace, DEFAULT_LAZY_MARGIN};
 pub use score::TaperedScore;

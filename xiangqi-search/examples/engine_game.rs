@@ -12,7 +12,7 @@
 use std::error::Error;
 use std::time::Duration;
 use xiangqi_core::{Color, Game, Position};
-use xiangqi_eval::{EngineEval, EvalChoice};
+use xiangqi_eval::{ChosenEval, EvalChoice};
 use xiangqi_search::{EngineError, Limits, SearchEngine};
 
 /// What the example prints, from its arguments.
@@ -60,7 +60,7 @@ fn run(args: &[String]) -> Result<String, Box<dyn Error>> {
 }
 
 /// An engine that evaluates with `choice` (one function, so that both sides' engines have the same type).
-fn engine(choice: EvalChoice) -> Result<SearchEngine<impl Fn(&Position) -> EngineEval + Sync>, EngineError> {
+fn engine(choice: EvalChoice) -> Result<SearchEngine<impl Fn(&Position) -> ChosenEval + Sync>, EngineError> {
     SearchEngine::new(move |p: &Position| choice.for_search(p))
 }
 

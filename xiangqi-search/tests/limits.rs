@@ -5,7 +5,7 @@
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 use xiangqi_core::Position;
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::ChosenEval;
 use xiangqi_search::{
     EnginePreset, Evaluator, Limits, Score, SearchResult, Searcher, TranspositionTable, VariantConfig,
 };
@@ -129,7 +129,7 @@ fn search_checks_answered_by_checks(limits: Limits) -> SearchResult<xiangqi_core
     std::thread::spawn(move || {
         let pos = Position::from_fen(CHECKS_ANSWERED_BY_CHECKS).unwrap();
         let variant: VariantConfig = "engine+qsevasion".parse().unwrap();
-        let eval = EngineEval::new(&pos);
+        let eval = ChosenEval::new(&pos);
         let _ = tx.send(variant.run(pos, eval, &limits));
     });
     rx.recv_timeout(time_scale::scaled(Duration::from_secs(60))).expect("the search ends")

@@ -2,7 +2,7 @@
 //! the engine with `see` finds a mate that begins with a sacrifice as early as the engine without it.
 
 use xiangqi_core::Position;
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::ChosenEval;
 use xiangqi_search::techniques::see_pruning;
 use xiangqi_search::{Limits, SearchResult, VariantConfig, MATE};
 
@@ -14,7 +14,7 @@ const CHARIOT_SACRIFICE: &str = "3c1a3/4ak2r/6R2/8p/9/6N2/9/B7B/4K4/9 w - - 0 2"
 fn search(variant: &str, depth: u32) -> SearchResult<xiangqi_core::Move> {
     let pos = Position::from_fen(CHARIOT_SACRIFICE).unwrap();
     let variant: VariantConfig = variant.parse().unwrap();
-    let eval = EngineEval::new(&pos);
+    let eval = ChosenEval::new(&pos);
     variant.run(pos, eval, &Limits { depth: Some(depth), iterative: true, ..Limits::default() })
 }
 

@@ -4,7 +4,7 @@
 //! history scale changes the ordering (so the nodes) but never the score of an exact search.
 
 use xiangqi_core::Position;
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::ChosenEval;
 use xiangqi_search::techniques::{iir, singular};
 use xiangqi_search::{Limits, SearchResult, VariantConfig, MATE};
 
@@ -22,7 +22,7 @@ const MATE_IN_3: &str = "3c1a3/4ak2r/6R2/8p/9/6N2/9/B7B/4K4/9 w - - 0 2";
 fn search(variant: &str, fen: &str, depth: u32, iterative: bool) -> SearchResult<xiangqi_core::Move> {
     let pos = Position::from_fen(fen).unwrap();
     let spec: VariantConfig = variant.parse().unwrap_or_else(|e| panic!("{variant}: {e}"));
-    let eval = EngineEval::handcrafted(&pos);
+    let eval = ChosenEval::handcrafted(&pos);
     spec.run(pos, eval, &Limits { depth: Some(depth), iterative, ..Limits::default() })
 }
 

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 use xiangqi_core::Position;
-use xiangqi_eval::EngineEval;
+use xiangqi_eval::ChosenEval;
 use xiangqi_search::policy::{child, null_move};
 use xiangqi_search::record::pseudocode::listing;
 use xiangqi_search::record::{
@@ -267,7 +267,7 @@ fn a_position_traces_quiescence_and_the_null_move() {
     let pos = Position::startpos();
     for v in ["negamax-ab+qs", "negamax-ab+pvs+nmp+qs+order", "alphabeta+qs"] {
         let config = v.parse().unwrap();
-        let r = record(pos.clone(), EngineEval::new(&pos), &config, 2, &RecordOptions::default());
+        let r = record(pos.clone(), ChosenEval::new(&pos), &config, 2, &RecordOptions::default());
         check_counts(&r, v);
         check_labels(&r, v);
         assert!(r.result.stats.quiescence_nodes > 0, "{v}");
@@ -277,7 +277,7 @@ fn a_position_traces_quiescence_and_the_null_move() {
     // its steps follow the listing).
     let pos = Position::from_fen("r3k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1").unwrap();
     let config = "negamax-ab+pvs+nmp+qs+order".parse().unwrap();
-    let r = record(pos.clone(), EngineEval::new(&pos), &config, 5, &RecordOptions::default());
+    let r = record(pos.clone(), ChosenEval::new(&pos), &config, 5, &RecordOptions::default());
     check_counts(&r, "nmp depth 5");
     check_labels(&r, "nmp depth 5");
     assert!(count(&r.recorder, Label::Null) > 0);

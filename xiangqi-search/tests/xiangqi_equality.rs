@@ -334,7 +334,7 @@ const MATE_IN_3: &str = "3c1a3/4ak2r/6R2/8p/9/6N2/9/B7B/4K4/9 w - - 0 2";
 /// finds the mate in 3 at depth 8, as `see_pruning.rs` shows; without its table, `engine+no-tt`, at depth 9).
 #[test]
 fn every_technique_keeps_a_mate_in_1_and_a_mate_in_3() {
-    use xiangqi_eval::EngineEval;
+    use xiangqi_eval::ChosenEval;
     let mut failures = Vec::new();
     for (fen, plies) in [(MATE_IN_1, 1), (MATE_IN_3, 5)] {
         let pos = Position::from_fen(fen).unwrap();
@@ -343,7 +343,7 @@ fn every_technique_keeps_a_mate_in_1_and_a_mate_in_3() {
             let engine = v.starts_with("engine");
             let limits = Limits { depth: Some(if engine { 9 } else { 7 }), iterative: true, ..Limits::default() };
             let r = if engine {
-                spec.run(pos.clone(), EngineEval::new(&pos), &limits)
+                spec.run(pos.clone(), ChosenEval::new(&pos), &limits)
             } else {
                 spec.run(pos.clone(), TestEval, &limits)
             };

@@ -543,7 +543,7 @@ impl SearchInput {
                 Recorded::Tree(r, text)
             }
             SearchInput::Position(pos, depth, spec) => {
-                let eval = xiangqi_eval::EngineEval::new(&pos);
+                let eval = xiangqi_eval::ChosenEval::new(&pos);
                 Recorded::Position(record::record((*pos).clone(), eval, &spec, depth, options), pos)
             }
         }

@@ -305,7 +305,7 @@ async fn watch_gives_the_search_librarys_node_counts() {
     let variant_config: VariantConfig = "pvs+qs".parse().unwrap();
     let (_, rec) = variant_config.run_observed::<_, _, Recorder<xiangqi_core::Move>>(
         pos.clone(),
-        xiangqi_eval::EngineEval::new(&pos),
+        xiangqi_eval::ChosenEval::new(&pos),
         &Limits::depth(2),
         &RunSetup::default(),
         |_| {},

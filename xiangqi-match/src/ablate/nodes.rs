@@ -29,7 +29,7 @@ pub fn node_part(plan: &Plan, done: &mut dyn FnMut(&VariantConfig, &Nodes)) -> R
         if out.contains_key(&name) {
             continue;
         }
-        let r = xiangqi_search::bench::bench(&variant, depth, hash, 1, xiangqi_eval::EngineEval::new)
+        let r = xiangqi_search::bench::bench(&variant, depth, hash, 1, xiangqi_eval::ChosenEval::new)
             .map_err(|e| e.to_string())?;
         let nodes = Nodes { per_position: r.nodes, total: r.total, seconds: r.elapsed.as_secs_f64() };
         done(&variant, &nodes);

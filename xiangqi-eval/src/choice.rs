@@ -1,6 +1,6 @@
-//! The engine's evaluation: the handcrafted evaluator or a neural network, chosen once ([`EvalChoice`]), kept
-//! incremental along the search's line and cached ([`EngineEval`]), behind the search's
-//! [`xiangqi_core::evaluation::Evaluator`].
+//! The choice of an evaluation and the evaluator it builds: the handcrafted evaluator or a neural network, chosen
+//! once ([`EvalChoice`], or by a playing engine's options, [`EvalSettings`]), then kept incremental along the
+//! search's line and cached ([`ChosenEval`]), behind the search's [`xiangqi_core::evaluation::Evaluator`].
 
 use crate::nnue::{LoadError, Network, NnueStack};
 use crate::{Accumulator, EvalCache, Evaluate, Handcrafted};
@@ -30,7 +30,7 @@ pub fn embedded_network() -> Arc<Network> {
 
 /// Which evaluation a search uses: the handcrafted evaluator, or a neural network (shared by all threads).
 ///
-/// The choice is made once per search: [`EngineEval`] matches on it in each call, a branch that always goes the
+/// The choice is made once per search: [`ChosenEval`] matches on it in each call, a branch that always goes the
 /// same way, and every call inside is static.
 ///
 /// ```
@@ -82,18 +82,18 @@ impl EvalChoice {
         }
     }
 
-    /// An [`EngineEval`] of this choice with its incremental state set to `pos`, ready for a search of `pos`.
-    pub fn for_search(&self, pos: &Position) -> EngineEval {
-        EngineEval::with(self, pos)
+    /// An [`ChosenEval`] of this choice with its incremental state set to `pos`, ready for a search of `pos`.
+    pub fn for_search(&self, pos: &Position) -> ChosenEval {
+        ChosenEval::with(self, pos)
     }
 }
 
 /// `EvalChoice` as an engine's source of evaluators, without options.
 impl EvalSource for EvalChoice {
-    type Eval = EngineEval;
+    type Eval = ChosenEval;
 
-    fn for_search(&self, pos: &Position) -> EngineEval {
-        EngineEval::with(self, pos)
+    fn for_search(&self, pos: &Position) -> ChosenEval {
+        ChosenEval::with(self, pos)
     }
 
     fn describe(&self) -> String {
@@ -165,10 +165,10 @@ impl EvalSettings {
 }
 
 impl EvalSource for EvalSettings {
-    type Eval = EngineEval;
+    type Eval = ChosenEval;
 
-    fn for_search(&self, pos: &Position) -> EngineEval {
-        EngineEval::with(&self.choice(), pos)
+    fn for_search(&self, pos: &Position) -> ChosenEval {
+        ChosenEval::with(&self.choice(), pos)
     }
 
     fn options(&self) -> &'static [OptionDecl] {
@@ -208,7 +208,7 @@ enum State {
     Nnue { net: Arc<Network>, stack: NnueStack },
 }
 
-/// The engine's evaluator (handcrafted or neural, see [`EvalChoice`]) as a search sees it: its incremental state
+/// The evaluator an [`EvalChoice`] names (handcrafted or neural) as a search sees it: its incremental state
 /// (the handcrafted [`Accumulator`], or the network's accumulators) kept in step by the search's make/unmake hooks,
 /// full evaluations remembered in an [`EvalCache`], and the handcrafted evaluator's lazy bound in quiescence. The
 /// cache only saves time: every value it returns is the one the evaluator would compute, so searches visit the same
@@ -217,43 +217,43 @@ enum State {
 /// ```
 /// use xiangqi_core::evaluation::{EvalSource, Evaluator, OptionDecl, OptionKind, OptionValue};
 /// use xiangqi_core::Position;
-/// use xiangqi_eval::{EngineEval, EvalChoice, Evaluate, Handcrafted};
+/// use xiangqi_eval::{ChosenEval, EvalChoice, Evaluate, Handcrafted};
 ///
 /// let mut pos = Position::startpos();
-/// let mut eval = EngineEval::with(&EvalChoice::Handcrafted, &pos);
+/// let mut eval = ChosenEval::with(&EvalChoice::Handcrafted, &pos);
 /// let m = pos.parse_move("h2e2").unwrap();
 /// eval.on_make(&pos, m); // as a search does, before the move
 /// pos.make_move(m);
 /// assert_eq!(eval.evaluate(&pos), Handcrafted::default().evaluate(&pos));
 /// ```
-pub struct EngineEval {
+pub struct ChosenEval {
     state: State,
     cache: EvalCache,
 }
 
-impl std::fmt::Debug for EngineEval {
+impl std::fmt::Debug for ChosenEval {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kind = match &self.state {
             State::Handcrafted { .. } => "handcrafted",
             State::Nnue { .. } => "nnue",
         };
-        f.debug_struct("EngineEval").field("kind", &kind).finish_non_exhaustive()
+        f.debug_struct("ChosenEval").field("kind", &kind).finish_non_exhaustive()
     }
 }
 
-impl EngineEval {
+impl ChosenEval {
     /// The engine's default evaluator ([`EvalChoice::engine_default`]: the built-in network), set to `pos`.
-    pub fn new(pos: &Position) -> EngineEval {
-        EngineEval::with(&EvalChoice::engine_default(), pos)
+    pub fn new(pos: &Position) -> ChosenEval {
+        ChosenEval::with(&EvalChoice::engine_default(), pos)
     }
 
     /// The handcrafted evaluator, its accumulator set to `pos`.
-    pub fn handcrafted(pos: &Position) -> EngineEval {
-        EngineEval::with(&EvalChoice::Handcrafted, pos)
+    pub fn handcrafted(pos: &Position) -> ChosenEval {
+        ChosenEval::with(&EvalChoice::Handcrafted, pos)
     }
 
     /// The evaluator `choice` names, its incremental state set to `pos`.
-    pub fn with(choice: &EvalChoice, pos: &Position) -> EngineEval {
+    pub fn with(choice: &EvalChoice, pos: &Position) -> ChosenEval {
         let state = match choice {
             EvalChoice::Handcrafted => {
                 let eval = Handcrafted::default();
@@ -262,7 +262,7 @@ impl EngineEval {
             }
             EvalChoice::Nnue(net) => State::Nnue { net: net.clone(), stack: NnueStack::new(net, pos) },
         };
-        EngineEval { state, cache: EvalCache::default() }
+        ChosenEval { state, cache: EvalCache::default() }
     }
 
     /// The full evaluation, from the cache when the position was met before.
@@ -281,7 +281,7 @@ impl EngineEval {
     }
 }
 
-impl Evaluator for EngineEval {
+impl Evaluator for ChosenEval {
     #[inline(always)]
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.full(pos)
