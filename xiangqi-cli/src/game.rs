@@ -10,8 +10,8 @@ use serde_json::json;
 use std::io::Write;
 use std::path::Path;
 use xiangqi_core::record::{openings, GameRecord};
-use xiangqi_core::rules::{JudgeOptions, Reason, Violation};
-use xiangqi_core::{Color, Game, GameResult, Position, Replay, Validation};
+use xiangqi_core::rules::JudgeOptions;
+use xiangqi_core::{Game, GameResult, Position, Replay, Validation};
 
 /// Arguments of `xiangqi game`.
 #[derive(clap::Args)]
@@ -56,50 +56,9 @@ fn replay(args: &GameArgs) -> Result<Replay, UsageError> {
     Game::replay(&start, args.moves.split_whitespace(), options).map_err(|e| UsageError::value("moves", &args.moves, e))
 }
 
-fn result_word(result: Option<GameResult>) -> &'static str {
-    match result {
-        None => "ongoing",
-        Some(r) => match r.winner {
-            Some(Color::Red) => "red",
-            Some(Color::Black) => "black",
-            None => "draw",
-        },
-    }
-}
-
-/// One sentence saying what decided the game.
+/// One sentence saying what decided the game ([`GameResult::detail`]).
 fn detail(result: Option<GameResult>) -> String {
-    let Some(r) = result else { return "the game goes on".to_string() };
-    let loser = r.winner.map(|w| !w);
-    let cycle = r.ruling.cycle;
-    let cycle_text = cycle
-        .map(|c| format!(" (a cycle of {} plies; the position occurred {} times)", c.plies, c.occurrences))
-        .unwrap_or_default();
-    match (r.reason, loser) {
-        (Reason::Checkmate, Some(l)) => format!("{l} is checkmated"),
-        (Reason::Stalemate, Some(l)) => format!("{l} has no legal move (stalemate loses)"),
-        (Reason::PerpetualCheck, Some(l)) => format!("{l} checked perpetually{cycle_text}"),
-        (Reason::PerpetualChase, Some(l)) => {
-            let squares = cycle
-                .map(|c| c.chased[l.index()].into_iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "))
-                .unwrap_or_default();
-            format!("{l} chased perpetually the piece on {squares}{cycle_text}")
-        }
-        (Reason::Repetition, _) => {
-            let both = |v: Violation| cycle.is_some_and(|c| c.violations.iter().all(|&x| x == v));
-            let why = if both(Violation::PerpetualCheck) {
-                "both sides checked perpetually"
-            } else if both(Violation::PerpetualChase) {
-                "both sides chased perpetually"
-            } else {
-                "neither side violated the rules"
-            };
-            format!("repetition: {why}{cycle_text}")
-        }
-        (Reason::MoveLimit, _) => "120 plies without a capture (the 60-move rule)".to_string(),
-        (Reason::InsufficientMaterial, _) => "neither side has the material to mate".to_string(),
-        (reason, _) => reason.to_string(),
-    }
+    result.map_or_else(|| "the game goes on".to_owned(), |r| r.detail())
 }
 
 /// The opening the game reached ([`openings::opening_of`]), as JSON: its names, its ECCO code when the table
@@ -126,7 +85,7 @@ fn json_report(game: &Game, unplayed: usize) -> serde_json::Value {
     let result = game.result();
     json!({
         "opening": opening_json(game),
-        "result": result_word(result),
+        "result": GameResult::word(result),
         "reason": result.map(|r| r.reason.as_str()),
         "plies": game.plies(),
         "unplayed": unplayed,
@@ -152,7 +111,7 @@ pub fn run(args: &GameArgs) -> CmdResult {
         return Ok(());
     }
     match result {
-        Some(r) => writeln!(out, "result {} ({r})", result_word(result))?,
+        Some(r) => writeln!(out, "result {} ({r})", GameResult::word(result))?,
         None => writeln!(out, "result ongoing")?,
     }
     if let Some(r) = result {
@@ -181,7 +140,7 @@ fn game_json(number: usize, record: &GameRecord, game: &Game, unplayed: usize) -
         "tags": tags,
         "recorded_result": record.result,
         "opening": opening_json(game),
-        "result": result_word(result),
+        "result": GameResult::word(result),
         "reason": result.map(|r| r.reason.as_str()),
         "detail": detail(result),
         "plies": game.plies(),
@@ -228,7 +187,7 @@ fn run_game_file(args: &GameArgs, path: &Path) -> CmdResult {
         }
         let result = game.result();
         match result {
-            Some(r) => writeln!(out, "  result {} ({r})", result_word(result))?,
+            Some(r) => writeln!(out, "  result {} ({r})", GameResult::word(result))?,
             None => writeln!(out, "  result ongoing")?,
         }
         writeln!(out, "  detail {}", detail(result))?;

@@ -4,7 +4,7 @@
 use crate::fen::START_FEN;
 use crate::moves::Move;
 use crate::position::{Error, MoveError, Position, Validation};
-use crate::rules::{self, JudgeOptions, Judgement, MoveLimit, Reason, Ruling, Verdict};
+use crate::rules::{self, JudgeOptions, Judgement, MoveLimit, Reason, Ruling, Verdict, Violation};
 use crate::types::Color;
 use std::fmt;
 
@@ -33,6 +33,64 @@ impl GameResult {
     /// Whether the game is drawn.
     pub fn is_draw(&self) -> bool {
         self.winner.is_none()
+    }
+
+    /// `red`, `black` or `draw`: who won the game, in one word; `ongoing` when it is not over (`None`).
+    pub fn word(result: Option<GameResult>) -> &'static str {
+        match result.map(|r| r.winner) {
+            None => "ongoing",
+            Some(Some(Color::Red)) => "red",
+            Some(Some(Color::Black)) => "black",
+            Some(None) => "draw",
+        }
+    }
+
+    /// One sentence saying what decided the game, as a referee would explain it: who is mated or stalemated, who
+    /// checked or chased perpetually (with the cycle's length, how often the position occurred and the squares of
+    /// the chased pieces), why a repetition is drawn, or which rule drew the game.
+    ///
+    /// ```
+    /// use xiangqi_core::rules::JudgeOptions;
+    /// use xiangqi_core::{Game, GameResult, Position};
+    ///
+    /// let start = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+    /// let moves = "a0a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9 a8a9".split(' ');
+    /// let game = Game::replay(&start, moves, JudgeOptions::default()).unwrap().game;
+    /// let result = game.result().unwrap();
+    /// assert_eq!(GameResult::word(Some(result)), "black");
+    /// assert_eq!(result.detail(), "red checked perpetually (a cycle of 8 plies; the position occurred 3 times)");
+    /// ```
+    pub fn detail(&self) -> String {
+        let loser = self.winner.map(|w| !w);
+        let cycle = self.ruling.cycle;
+        let cycle_text = cycle
+            .map(|c| format!(" (a cycle of {} plies; the position occurred {} times)", c.plies, c.occurrences))
+            .unwrap_or_default();
+        match (self.reason, loser) {
+            (Reason::Checkmate, Some(l)) => format!("{l} is checkmated"),
+            (Reason::Stalemate, Some(l)) => format!("{l} has no legal move (stalemate loses)"),
+            (Reason::PerpetualCheck, Some(l)) => format!("{l} checked perpetually{cycle_text}"),
+            (Reason::PerpetualChase, Some(l)) => {
+                let squares = cycle
+                    .map(|c| c.chased[l.index()].into_iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "))
+                    .unwrap_or_default();
+                format!("{l} chased perpetually the piece on {squares}{cycle_text}")
+            }
+            (Reason::Repetition, _) => {
+                let both = |v: Violation| cycle.is_some_and(|c| c.violations.iter().all(|&x| x == v));
+                let why = if both(Violation::PerpetualCheck) {
+                    "both sides checked perpetually"
+                } else if both(Violation::PerpetualChase) {
+                    "both sides chased perpetually"
+                } else {
+                    "neither side violated the rules"
+                };
+                format!("repetition: {why}{cycle_text}")
+            }
+            (Reason::MoveLimit, _) => "120 plies without a capture (the 60-move rule)".to_string(),
+            (Reason::InsufficientMaterial, _) => "neither side has the material to mate".to_string(),
+            (reason, _) => reason.to_string(),
+        }
     }
 }
 
