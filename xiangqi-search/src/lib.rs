@@ -81,6 +81,7 @@
 pub mod bench;
 mod config;
 mod engine;
+pub mod fixed_depth;
 mod game;
 mod handle;
 pub mod history;
