@@ -37,7 +37,7 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 1000, value_parser = args::range::<u64>(1, 3_600_000), allow_hyphen_values = true)]
     pub movetime: u64,
     /// Search each position to this depth instead of for a time (reproducible from run to run).
-    #[arg(long, conflicts_with = "movetime", value_parser = args::range::<u32>(1, 40), allow_hyphen_values = true)]
+    #[arg(long, conflicts_with = "movetime", value_parser = args::depth::<u32>(1), allow_hyphen_values = true)]
     pub depth: Option<u32>,
     /// Which game of the file to analyze, from 1.
     #[arg(long, default_value_t = 1, value_parser = args::range::<usize>(1, 1_000_000), allow_hyphen_values = true)]

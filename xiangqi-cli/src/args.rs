@@ -29,6 +29,12 @@ pub fn range<T>(lo: u64, hi: u64) -> Range<T> {
     Range { lo, hi, open: false, kind: PhantomData }
 }
 
+/// Depths of a search from `lo` to [`xiangqi_search::MAX_DEPTH`], the one limit every front end checks a depth
+/// against (the searcher's stack and the extensions below the nominal depth set it; see its doc).
+pub fn depth<T>(lo: u64) -> Range<T> {
+    range(lo, u64::from(xiangqi_search::MAX_DEPTH))
+}
+
 /// The range of the engine option `decl` (a `spin` option of [`xiangqi_search::options`]): a flag that makes the same
 /// setting takes the same values as the option.
 pub fn option_range<T>(decl: xiangqi_search::options::OptionDecl) -> Range<T> {

@@ -87,7 +87,7 @@ enum Command {
     /// Search the bench positions to a fixed depth: the total node count is the search's signature.
     Bench {
         /// Depth of each search.
-        #[arg(long, default_value_t = xiangqi_search::bench::BENCH_DEPTH, value_parser = args::range::<u32>(1, xiangqi_search::MAX_DEPTH as u64), allow_hyphen_values = true)]
+        #[arg(long, default_value_t = xiangqi_search::bench::BENCH_DEPTH, value_parser = args::depth::<u32>(1), allow_hyphen_values = true)]
         depth: u32,
         /// Transposition table size in MB.
         #[arg(long, default_value_t = args::option_default(HASH), value_parser = args::option_range::<u64>(HASH), allow_hyphen_values = true)]

@@ -28,6 +28,7 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use xiangqi_match::clock::{seconds, MAX_SECONDS};
 use xiangqi_match::report::{status_line, summary_json, summary_text};
 use xiangqi_match::shard::{self, Shard};
 use xiangqi_match::{DrawAdjudication, EngineConfig, EngineProcess, MatchSettings, NoBestMove};
@@ -88,10 +89,10 @@ struct MatchFlags {
     #[arg(long, value_name = "SECONDS")]
     st: Option<f64>,
     /// A fixed node count per move.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true)]
     nodes: Option<u64>,
     /// A fixed depth per move.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::depth::<u32>(1), allow_hyphen_values = true)]
     depth: Option<u32>,
     /// Milliseconds an engine may overstep its clock or move time before it loses on time (at most 604800000, one
     /// week).
@@ -111,10 +112,10 @@ struct MatchFlags {
     /// (at most 20): engines at a fixed node count or depth are deterministic, and without them each opening
     /// with each colour is one game played again and again. Each round (each opening with both colours) gets an
     /// opening of its own, the set's openings in turn. 0 plays the openings as they are.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::args::range::<usize>(0, 20), allow_hyphen_values = true)]
     random_plies: usize,
     /// Games played at the same time, each with its own engine processes.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::range::<usize>(1, 256), allow_hyphen_values = true)]
     concurrency: usize,
     /// Stop when an SPRT decides: elo0=ELO elo1=ELO [alpha=0.05] [beta=0.05] (logistic Elo; two engines).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
@@ -149,74 +150,14 @@ struct MatchFlags {
     out: Option<PathBuf>,
 }
 
-/// Parses `key=value` words into numbers for the keys named.
-fn parse_keys(flag: &str, words: &[String], keys: &[&str]) -> Result<Vec<i64>, String> {
-    let mut values = vec![None; keys.len()];
-    for w in words.iter().flat_map(|w| w.split_whitespace()) {
-        let (k, v) = w.split_once('=').ok_or_else(|| format!("{flag}: expected key=value, found {w:?}"))?;
-        let i = keys
-            .iter()
-            .position(|&x| x == k)
-            .ok_or_else(|| format!("{flag}: unknown key {k:?} ({})", keys.join(", ")))?;
-        values[i] = Some(
-            v.parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| format!("{flag} {k}: {v:?} is not a number"))?,
-        );
-    }
-    keys.iter().zip(values).map(|(k, v)| v.ok_or_else(|| format!("{flag} needs {k}=..."))).collect()
-}
-
-/// The shortest time any time flag may give, in seconds: 1 ms, the resolution of the `go` command.
-pub const MIN_SECONDS: f64 = 0.001;
-/// The longest time any time flag may give, in seconds: one week.
-pub const MAX_SECONDS: f64 = 604_800.0;
-/// The range of an adjudication's `movecount` (consecutive moves).
-pub const MOVECOUNT: (i64, i64) = (1, 1000);
-/// The range of an adjudication's `score`, in centipawns: up to ten times the mate score (a threshold beyond the
-/// mate score behaves as the mate score).
-pub const SCORE: (i64, i64) = (0, 1_000_000);
-/// The range of draw adjudication's `movenumber` (the full move from which it applies).
-pub const MOVENUMBER: (i64, i64) = (0, 10_000);
-
-/// A time flag in seconds as a duration, refused unless it is from [`MIN_SECONDS`] to [`MAX_SECONDS`].
-fn seconds(flag: &str, secs: f64) -> Result<Duration, String> {
-    if (MIN_SECONDS..=MAX_SECONDS).contains(&secs) {
-        Ok(Duration::from_secs_f64(secs))
-    } else {
-        Err(format!("{flag} {secs}: must be from {MIN_SECONDS} to {MAX_SECONDS} seconds (one week)"))
-    }
-}
-
-/// Parses `--tc` after checking that its times are in range (the base time from [`MIN_SECONDS`] to
-/// [`MAX_SECONDS`], the increment 0 or in the same range), so that no time out of range reaches the runner; an
-/// error names the flag.
+/// Parses `--tc`; an error names the flag.
 pub(crate) fn parse_clock(text: &str) -> Result<TimeControl, String> {
-    let rest = text.split_once('/').map_or(text, |(_, rest)| rest);
-    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-    for (what, t) in [("time", base), ("increment", inc)] {
-        // Text that is no number is left to `TimeControl::parse_clock`, which says what the form is.
-        if let Ok(secs) = t.trim().parse::<f64>() {
-            if !(what == "increment" && secs == 0.0) {
-                seconds(&format!("--tc {text:?}: the {what}"), secs)?;
-            }
-        }
-    }
     TimeControl::parse_clock(text).map_err(|e| format!("--tc {e}"))
 }
 
-/// Reads the file of `--openings` (the error names the file), or gives the built-in set.
-pub(crate) fn read_openings(path: Option<&std::path::Path>) -> Result<Vec<openings::Opening>, String> {
-    match path {
-        Some(path) => openings::read(path).map_err(|e| e.to_string()),
-        None => Ok(openings::builtin()),
-    }
-}
-
-/// An adjudication value checked against its inclusive range.
-fn in_range<T: TryFrom<i64>>(what: &str, value: i64, (lo, hi): (i64, i64)) -> Result<T, String> {
-    match T::try_from(value) {
-        Ok(v) if (lo..=hi).contains(&value) => Ok(v),
-        _ => Err(format!("{what}={value}: must be from {lo} to {hi}")),
-    }
+/// A time flag in seconds ([`seconds`]); an error names the flag.
+fn flag_seconds(flag: &str, secs: f64) -> Result<Duration, String> {
+    seconds(secs).map_err(|e| format!("{flag} {e}"))
 }
 
 /// Checks the arguments and turns them into match settings with `openings` (no engine started yet). An error names
@@ -239,11 +180,9 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
     let limits = [args.tc.is_some(), args.st.is_some(), args.nodes.is_some(), args.depth.is_some()];
     let tc = match (limits.iter().filter(|&&x| x).count(), &**args) {
         (1, MatchFlags { tc: Some(tc), .. }) => parse_clock(tc)?,
-        (1, MatchFlags { st: Some(st), .. }) => TimeControl::MoveTime(seconds("--st", *st)?),
-        (1, MatchFlags { nodes: Some(n), .. }) if *n > 0 => TimeControl::Nodes(*n),
-        (1, MatchFlags { depth: Some(d), .. }) if (1..=120).contains(d) => TimeControl::Depth(*d),
-        (1, MatchFlags { depth: Some(_), .. }) => return Err("--depth must be from 1 to 120".to_owned()),
-        (1, _) => return Err("--nodes must be positive".to_owned()),
+        (1, MatchFlags { st: Some(st), .. }) => TimeControl::MoveTime(flag_seconds("--st", *st)?),
+        (1, MatchFlags { nodes: Some(n), .. }) => TimeControl::Nodes(*n),
+        (1, MatchFlags { depth: Some(d), .. }) => TimeControl::Depth(*d),
         _ => return Err("give exactly one of --tc, --st, --nodes, --depth".to_owned()),
     };
     let sprt = args.sprt.as_deref().map(crate::args::parse_sprt).transpose()?;
@@ -255,9 +194,6 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
     if games == 0 {
         return Err("--games must be positive".to_owned());
     }
-    if args.random_plies > 20 {
-        return Err(format!("--random-plies {}: at most 20", args.random_plies));
-    }
     // Each round its own opening: the set's in turn, each followed by quiet moves chosen by the round.
     let openings = if args.random_plies > 0 {
         let rounds = games.div_ceil(2 * pairings);
@@ -265,10 +201,7 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
     } else {
         openings
     };
-    if args.concurrency == 0 || args.concurrency > 256 {
-        return Err("--concurrency must be from 1 to 256".to_owned());
-    }
-    let timeout = seconds("--timeout", args.timeout)?;
+    let timeout = flag_seconds("--timeout", args.timeout)?;
     if args.timemargin > MAX_SECONDS as u64 * 1000 {
         return Err(format!(
             "--timemargin {}: must be at most {} milliseconds (one week)",
@@ -276,25 +209,9 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
             MAX_SECONDS * 1000.0
         ));
     }
-    let resign = match &args.resign {
-        Some(w) => {
-            let v = parse_keys("--resign", w, &["movecount", "score"])?;
-            let movecount = in_range("--resign movecount", v[0], MOVECOUNT)?;
-            Some(ResignAdjudication { movecount, score: in_range("--resign score", v[1], SCORE)? })
-        }
-        None => None,
-    };
-    let draw = match &args.draw {
-        Some(w) => {
-            let v = parse_keys("--draw", w, &["movenumber", "movecount", "score"])?;
-            Some(DrawAdjudication {
-                movenumber: in_range("--draw movenumber", v[0], MOVENUMBER)?,
-                movecount: in_range("--draw movecount", v[1], MOVECOUNT)?,
-                score: in_range("--draw score", v[2], SCORE)?,
-            })
-        }
-        None => None,
-    };
+    let resign =
+        args.resign.as_deref().map(ResignAdjudication::parse).transpose().map_err(|e| format!("--resign: {e}"))?;
+    let draw = args.draw.as_deref().map(DrawAdjudication::parse).transpose().map_err(|e| format!("--draw: {e}"))?;
     Ok(MatchSettings {
         engines,
         tc,
@@ -314,7 +231,7 @@ pub fn settings(all: &MatchArgs, openings: Vec<openings::Opening>) -> Result<Mat
 /// Runs `xiangqi match`.
 pub fn run(all: &MatchArgs) -> CmdResult {
     // A file of --openings that cannot be read is a run-time error; a flag that cannot be used, a usage error.
-    let openings = read_openings(all.flags.openings.as_deref())?;
+    let openings = openings::read_or_builtin(all.flags.openings.as_deref())?;
     let settings = settings(all, openings).map_err(UsageError::new)?;
     let args = &all.flags;
     let shard = args.shard.shard().map_err(UsageError::new)?;
@@ -408,7 +325,7 @@ mod tests {
         let m =
             cmd.try_get_matches_from(words.into_iter().chain(extra.split_whitespace())).map_err(|e| e.to_string())?;
         let args = MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?;
-        settings(&args, read_openings(args.flags.openings.as_deref())?)
+        settings(&args, openings::read_or_builtin(args.flags.openings.as_deref()).map_err(|e| e.to_string())?)
     }
 
     fn error(extra: &str) -> String {
@@ -435,8 +352,9 @@ mod tests {
             ("--depth 1 --timeout 1e19", "--timeout 10000000000000000000: must be"),
             ("--depth 1 --timeout 0.0005", "--timeout 0.0005: must be"),
             ("--depth 1 --timemargin 18446744073709551615", "--timemargin 18446744073709551615: must be at most"),
-            ("--depth 0", "--depth must be from 1 to 120"),
-            ("--nodes 0", "--nodes must be positive"),
+            ("--depth 0", "invalid value '0' for --depth: depth must be at least 1"),
+            ("--depth 121", "invalid value '121' for --depth: depth must be at most 120"),
+            ("--nodes 0", "invalid value '0' for --nodes: nodes must be at least 1"),
             (
                 "--tc abc",
                 "--tc \"abc\": the time \"abc\" is not a number of seconds; expected [moves/]seconds[+increment]",
@@ -465,12 +383,13 @@ mod tests {
     #[test]
     fn adjudication_values_out_of_range_are_refused() {
         for (flags, message) in [
-            ("--resign movecount=4294967296 score=100000", "--resign movecount=4294967296: must be from 1 to 1000"),
-            ("--resign movecount=0 score=100", "--resign movecount=0: must be from 1 to 1000"),
-            ("--resign movecount=1 score=4294967296", "--resign score=4294967296: must be from 0 to 1000000"),
-            ("--draw movenumber=0 movecount=2147483648 score=100000", "--draw movecount=2147483648: must be from 1"),
-            ("--draw movenumber=10001 movecount=8 score=10", "--draw movenumber=10001: must be from 0 to 10000"),
-            ("--draw movenumber=40 movecount=8 score=1000001", "--draw score=1000001: must be from 0 to 1000000"),
+            ("--resign movecount=4294967296 score=100000", "--resign: movecount=4294967296: must be from 1 to 1000"),
+            ("--resign movecount=0 score=100", "--resign: movecount=0: must be from 1 to 1000"),
+            ("--resign movecount=1 score=4294967296", "--resign: score=4294967296: must be from 0 to 1000000"),
+            ("--resign movecount=3", "--resign: score=... is missing"),
+            ("--draw movenumber=0 movecount=2147483648 score=100000", "--draw: movecount=2147483648: must be from 1"),
+            ("--draw movenumber=10001 movecount=8 score=10", "--draw: movenumber=10001: must be from 0 to 10000"),
+            ("--draw movenumber=40 movecount=8 score=1000001", "--draw: score=1000001: must be from 0 to 1000000"),
         ] {
             let e = error(&format!("--nodes 100 {flags}"));
             assert!(e.contains(message), "{flags}: {e}");
@@ -479,15 +398,6 @@ mod tests {
         let s = s.unwrap();
         assert_eq!(s.resign, Some(ResignAdjudication { movecount: 1000, score: 0 }));
         assert_eq!(s.draw, Some(DrawAdjudication { movenumber: 10_000, movecount: 1, score: 1_000_000 }));
-    }
-
-    #[test]
-    fn adjudication_keys() {
-        let w = |s: &str| vec![s.to_owned()];
-        assert_eq!(parse_keys("--resign", &w("movecount=3 score=600"), &["movecount", "score"]).unwrap(), [3, 600]);
-        assert!(parse_keys("--resign", &w("movecount=3"), &["movecount", "score"]).unwrap_err().contains("score="));
-        assert!(parse_keys("--resign", &w("moves=3"), &["movecount", "score"]).unwrap_err().contains("unknown key"));
-        assert!(parse_keys("--draw", &w("score=-1"), &["score"]).is_err());
     }
 
     #[test]
@@ -530,7 +440,7 @@ mod tests {
         let distinct: std::collections::BTreeSet<&Vec<String>> = s.openings.iter().map(|o| &o.moves).collect();
         assert!(distinct.len() > set.len(), "{} distinct openings", distinct.len());
         assert_eq!(parse("--nodes 100 --games 60").unwrap().openings, set);
-        assert_eq!(error("--nodes 100 --random-plies 21"), "--random-plies 21: at most 20");
+        assert!(error("--nodes 100 --random-plies 21").contains("random plies must be at most 20"));
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub fn merge(a: &MergeArgs) -> CmdResult {
     let sprt = a.sprt.as_deref().map(crate::args::parse_sprt).transpose()?;
     let checks = shard::check_shards(&a.dir, a.shards, upto);
     if a.check && a.json {
-        println!("{}", check_json(&checks, upto));
+        println!("{}", checks.to_json(upto));
         return Ok(());
     }
     for b in &checks.bad {
@@ -79,18 +79,4 @@ pub fn merge(a: &MergeArgs) -> CmdResult {
         writeln!(out, "{j}")?;
     }
     Ok(())
-}
-
-/// `xiangqi merge --check --json`: every shard's state, good (with its kind) or bad (with its error and whether it
-/// has a manifest), and what keeps the shards from being merged as one run (`error`, `null` when nothing does).
-fn check_json(checks: &shard::Checks, upto: u64) -> serde_json::Value {
-    let good: Vec<serde_json::Value> =
-        checks.good.iter().map(|c| serde_json::json!({"shard": c.manifest.shard, "kind": c.manifest.kind})).collect();
-    let bad: Vec<serde_json::Value> = checks
-        .bad
-        .iter()
-        .map(|b| serde_json::json!({"shard": b.shard, "manifest": b.manifest, "error": b.error.to_string()}))
-        .collect();
-    let error = checks.run_error(upto).map(|e| e.to_string());
-    serde_json::json!({"kind": checks.kind(), "shards": upto, "good": good, "bad": bad, "error": error})
 }

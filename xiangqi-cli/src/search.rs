@@ -7,10 +7,9 @@ use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
 use xiangqi_core::{Move, Position, START_FEN};
-use xiangqi_eval::EvalChoice;
 use xiangqi_search::options::{HASH, MULTIPV, THREADS};
 use xiangqi_search::policy::{child, null_move};
-use xiangqi_search::{Limits, SearchEngine, SearchResult, VariantConfig, PRESETS};
+use xiangqi_search::{fixed_depth, Limits, SearchEngine, SearchResult, VariantConfig, PRESETS};
 use xiangqi_uci::uci_score;
 
 /// Arguments of `xiangqi search`.
@@ -21,7 +20,7 @@ pub struct SearchArgs {
     pub fen: String,
     /// Search this many plies: one fixed-depth pass, except that the engine's additions (`--variant engine`) and
     /// more than one thread deepen iteratively up to this depth. The default when no limit is given is 4.
-    #[arg(long, value_parser = crate::args::range::<u32>(1, xiangqi_search::MAX_DEPTH as u64), allow_hyphen_values = true, group = "limit")]
+    #[arg(long, value_parser = crate::args::depth::<u32>(1), allow_hyphen_values = true, group = "limit")]
     pub depth: Option<u32>,
     /// Deepen iteratively until about this many nodes are searched.
     #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true, group = "limit")]
@@ -63,7 +62,7 @@ pub struct CompareArgs {
     #[arg(long, default_value = START_FEN, hide_default_value = true)]
     pub fen: String,
     /// Depth in plies.
-    #[arg(long, value_parser = crate::args::range::<u32>(1, 12), allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::args::depth::<u32>(1), allow_hyphen_values = true)]
     pub depth: u32,
     /// Variants to compare, separated by commas (default: every preset).
     #[arg(long, value_delimiter = ',')]
@@ -133,25 +132,6 @@ fn lines_json(r: &SearchResult<Move>) -> serde_json::Value {
     lines.into()
 }
 
-/// The limits of a search of `spec` to `depth`, the same in `search` and `compare`: one fixed-depth pass, except
-/// that the engine deepens iteratively even to a fixed depth (each iteration fills the table and the ordering
-/// memory for the next), so that `xiangqi search --depth N` and `xiangqi compare --depth N` visit the same nodes.
-fn depth_limits(spec: &VariantConfig, depth: u32) -> Limits {
-    Limits { depth: Some(depth), iterative: spec.is_engine(), ..Limits::default() }
-}
-
-/// Runs `spec` on `pos` on `engine` as a fresh engine would (a cleared table and ordering memory).
-pub fn run_search(
-    engine: &mut SearchEngine<EvalChoice>,
-    spec: &VariantConfig,
-    pos: &Position,
-    limits: &Limits,
-) -> SearchResult<Move> {
-    engine.set_variant(*spec);
-    engine.new_game();
-    engine.search(pos, limits)
-}
-
 /// Runs the `search` command.
 pub fn run(args: &SearchArgs) -> CmdResult {
     if args.list {
@@ -167,7 +147,8 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         depth: if args.nodes.is_none() && args.movetime.is_none() { Some(args.depth.unwrap_or(4)) } else { None },
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
-        ..depth_limits(&spec, 0)
+        iterative: spec.is_engine(), // as `compare` searches ([`xiangqi_search::fixed_depth`])
+        ..Limits::default()
     };
     let mut engine = SearchEngine::new(choice)?;
     engine.set_variant(spec);
@@ -267,14 +248,14 @@ pub fn compare(args: &CompareArgs) -> CmdResult {
             if args.plot.is_some() {
                 let mut points = Vec::new();
                 for d in 1..args.depth {
-                    points.push((d, run_search(eval, &s, &pos, &depth_limits(&s, d)).stats.nodes()));
+                    points.push((d, fixed_depth::search(eval, &s, &pos, d).stats.nodes()));
                 }
-                let r = run_search(eval, &s, &pos, &depth_limits(&s, args.depth));
+                let r = fixed_depth::search(eval, &s, &pos, args.depth);
                 points.push((args.depth, r.stats.nodes()));
                 curves.push((n.clone(), points));
                 (n, s, r)
             } else {
-                let r = run_search(eval, &s, &pos, &depth_limits(&s, args.depth));
+                let r = fixed_depth::search(eval, &s, &pos, args.depth);
                 (n, s, r)
             }
         })

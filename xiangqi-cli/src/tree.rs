@@ -36,7 +36,7 @@ pub struct TreeArgs {
     #[arg(long)]
     pub synthetic: Option<String>,
     /// Depth in plies (default: 2 for a position, the tree's height for --synthetic).
-    #[arg(long, value_parser = crate::args::range::<u32>(1, 12), allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::args::depth::<u32>(1), allow_hyphen_values = true)]
     pub depth: Option<u32>,
     /// The variant: a preset or parts joined with '+' (see `xiangqi search --list`).
     #[arg(long, default_value = "alphabeta")]

@@ -157,6 +157,16 @@ fn range_errors_say_what_is_allowed() {
         (&["search", "--nodes", "0"], "nodes must be at least 1"),
         (&["search", "--movetime", "-5"], "movetime must be positive"),
         (&["search", "--depth", "x"], "depth must be a whole number from 1 to 120"),
+        // Every search depth has the one limit, xiangqi_search::MAX_DEPTH.
+        (&["search", "--depth", "121"], "invalid value '121' for --depth: depth must be at most 120"),
+        (&["compare", "--depth", "121"], "invalid value '121' for --depth: depth must be at most 120"),
+        (&["tree", "--depth", "121"], "invalid value '121' for --depth: depth must be at most 120"),
+        (&["bench", "--depth", "121"], "invalid value '121' for --depth: depth must be at most 120"),
+        (&["analyze", "game.pgn", "--depth", "121"], "invalid value '121' for --depth: depth must be at most 120"),
+        (
+            &["match", "--engine", "cmd=x", "--depth", "121"],
+            "invalid value '121' for --depth: depth must be at most 120",
+        ),
         (&["bench", "--hash", "0"], "hash must be at least 1"),
         (&["tree", "--max-nodes", "0", "--out", "x.dot"], "max nodes must be at least 1"),
     ] {

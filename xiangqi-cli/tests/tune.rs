@@ -88,7 +88,7 @@ fn bad_flags_are_usage_errors() {
         (&["tune", "--nodes", "100", "--params", "NoSuch"][..], "--params NoSuch: no such parameter"),
         (&["tune", "--params", "RazorMargin"][..], "give --nodes N or --movetime MS"),
         (&["tune", "--nodes", "100", "--movetime", "10"][..], "not both"),
-        (&["tune", "--nodes", "100", "--iterations", "0"][..], "--iterations must be"),
+        (&["tune", "--nodes", "100", "--iterations", "0"][..], "for --iterations: iterations must be at least 1"),
         (&["tune", "--report"][..], "--report needs --state"),
         (&["tune", "--nodes", "100", "--params", "RazorMargin,razormargin"][..], "named twice"),
         (&["tune", "--nodes", "100", "--variant", "engine+nosuch"][..], "--variant engine+nosuch:"),

@@ -8,7 +8,9 @@
 //!
 //! - [`engine`]: an engine described as `key=value` words ([`EngineConfig`]) and a running process
 //!   ([`EngineProcess`]): handshake, options, `go`, every wait with a deadline.
-//! - [`clock`]: how long each engine may think ([`TimeControl`]).
+//! - [`clock`]: how long each engine may think ([`TimeControl`]), and the range of every time a match takes.
+//! - [`adjudication`]: adjudication by score ([`ResignAdjudication`], [`DrawAdjudication`]) and its `key=value`
+//!   words.
 //! - [`runner`]: the settings of a match ([`MatchSettings`], adjudication), the schedule, and
 //!   [`run`], which plays the games on `concurrency` workers and returns the totals ([`Summary`]).
 //! - [`game`]: one finished game ([`PlayedGame`]) with how it ended ([`Termination`]) and its PGN record, written
@@ -27,7 +29,8 @@
 //! `xiangqi-search` engine; the data file's format is `xiangqi_eval::nnue::data`'s, which the trainer reads.
 //!
 //! Bad input is a typed error, one type per kind of input, whose message says what is wrong without naming any
-//! program's flags: [`EngineConfigError`], [`SprtError`], [`ClockError`], [`ParseNoBestMoveError`] and the
+//! program's flags: [`EngineConfigError`], [`SprtError`], [`ClockError`], [`SecondsError`], [`AdjudicationError`],
+//! [`ParseNoBestMoveError`] and the
 //! opening errors of [`openings`]. A running engine's failures are [`ProcessError`]s.
 //! (The errors of [`shard`], [`selfplay`] and [`tune`] are messages that name the file or the shard, as `xiangqi`
 //! prints them; a few still name the command's flag.)
@@ -81,6 +84,7 @@
 //! ```
 
 pub mod ablate;
+pub mod adjudication;
 pub mod clock;
 pub mod elo;
 pub mod engine;
@@ -93,12 +97,11 @@ pub mod shard;
 pub mod tactics;
 pub mod tune;
 
-pub use clock::{ClockError, TimeControl, CLOCK_FORM};
+pub use adjudication::{AdjudicationError, DrawAdjudication, ResignAdjudication};
+pub use clock::{ClockError, SecondsError, TimeControl, CLOCK_FORM};
 pub use elo::{Pentanomial, Sprt, SprtError, SprtState, Trinomial};
 pub use engine::{BestMove, EngineConfig, EngineConfigError, EngineProcess, ProcessError, Protocol};
 pub use game::{PlayedGame, Termination};
 pub use openings::Opening;
-pub use runner::{
-    run, run_range, DrawAdjudication, MatchSettings, NoBestMove, ResignAdjudication, SprtDecision, Standing,
-};
+pub use runner::{run, run_range, MatchSettings, NoBestMove, SprtDecision, Standing};
 pub use runner::{ParseNoBestMoveError, Summary};

@@ -226,6 +226,11 @@ pub fn read(path: &Path) -> Result<Vec<Opening>, ReadError> {
     parse(&text).map_err(|source| ReadError::Parse { path: path.to_owned(), source })
 }
 
+/// The opening file at `path` when one is given, else the built-in set ([`builtin`]).
+pub fn read_or_builtin(path: Option<&Path>) -> Result<Vec<Opening>, ReadError> {
+    path.map_or_else(|| Ok(builtin()), read)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

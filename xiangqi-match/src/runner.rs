@@ -1,6 +1,7 @@
 //! Playing the games of a match: the schedule, one game between two engine processes, and the workers that play
 //! `concurrency` games at a time.
 
+use crate::adjudication::{DrawAdjudication, ResignAdjudication};
 use crate::clock::TimeControl;
 use crate::elo::{Pentanomial, Sprt, SprtState, Trinomial};
 use crate::engine::{BestMove, EngineConfig, EngineProcess, ProcessError, Protocol, MATE_SCORE};
@@ -11,28 +12,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 use xiangqi_core::{Color, Move};
-
-/// Resign adjudication: a side whose own score is `score` centipawns or worse for `movecount` of its moves in a
-/// row loses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ResignAdjudication {
-    /// Consecutive moves.
-    pub movecount: u32,
-    /// Centipawns.
-    pub score: i32,
-}
-
-/// Draw adjudication: from full move `movenumber` on, when both sides' scores stay within `score` centipawns of
-/// zero for `movecount` moves each in a row, the game is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DrawAdjudication {
-    /// First full move at which it applies.
-    pub movenumber: u32,
-    /// Consecutive moves of each side.
-    pub movecount: u32,
-    /// Centipawns.
-    pub score: i32,
-}
 
 /// What a UCCI `nobestmove` in a position with legal moves counts as ([`Termination::DrawClaim`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -399,6 +399,21 @@ impl Checks {
         )))
     }
 
+    /// Every shard's state as JSON (what `xiangqi merge --check --json` prints and the Ray driver reads): the good
+    /// ones with their kind, the bad ones with their error and whether they have a manifest, and what keeps shards
+    /// `0..upto` from being merged as one run (`error`, `null` when nothing does).
+    pub fn to_json(&self, upto: u64) -> serde_json::Value {
+        let good: Vec<serde_json::Value> =
+            self.good.iter().map(|c| serde_json::json!({"shard": c.manifest.shard, "kind": c.manifest.kind})).collect();
+        let bad: Vec<serde_json::Value> = self
+            .bad
+            .iter()
+            .map(|b| serde_json::json!({"shard": b.shard, "manifest": b.manifest, "error": b.error.to_string()}))
+            .collect();
+        let error = self.run_error(upto).map(|e| e.to_string());
+        serde_json::json!({"kind": self.kind(), "shards": upto, "good": good, "bad": bad, "error": error})
+    }
+
     /// The shards of a run of `upto` shards, when [`Checks::run_error`] finds nothing; the temporaries left by killed
     /// runs of these finished shards are removed from `dir`.
     ///

@@ -269,8 +269,8 @@ impl Engine {
             Some(v) => self::variant(v)?,
             None => self.variant,
         };
-        if !(1..=12).contains(&depth) {
-            return Err(PyValueError::new_err("depth: from 1 to 12"));
+        if !(1..=xiangqi_search::MAX_DEPTH).contains(&depth) {
+            return Err(PyValueError::new_err(format!("depth: from 1 to {}", xiangqi_search::MAX_DEPTH)));
         }
         let pos = board.pos().clone();
         drop(board);

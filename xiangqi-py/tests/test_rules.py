@@ -147,6 +147,9 @@ def test_perft_4_from_the_start_position():
         (lambda: xiangqi.read_games(b"\x7fELF\x02\x01\x01\x00"), "not a PGN or XQF file"),
         (lambda: xiangqi.read_games(b"1. h2e2 h9g7 2. e2e9 *\n"), "e2e9"),
         (lambda: xiangqi.Engine("alphabeta+nonsense"), "nonsense"),
+        # A search's depth has the search crate's one limit, MAX_DEPTH.
+        (lambda: xiangqi.Engine().search(xiangqi.Board(), depth=121), "depth: from 1 to 120"),
+        (lambda: xiangqi.Engine().trace(xiangqi.Board(), depth=121), "depth: from 1 to 120"),
         (lambda: xiangqi.move_to_index("a0b1"), "no piece ever moves a0b1"),
     ],
 )

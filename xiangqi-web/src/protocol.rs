@@ -366,9 +366,11 @@ impl Session {
         let (start, moves) = (replay.game.start().clone(), replay.game.moves().to_vec());
         let mut limits = match (args.depth, args.movetime) {
             (Some(_), Some(_)) => return Err("review takes movetime or depth, not both".to_owned()),
-            (Some(d), None) => {
-                Limits { depth: Some(in_range("depth", d, 1, 30)?), iterative: true, ..Limits::default() }
-            }
+            (Some(d), None) => Limits {
+                depth: Some(in_range("depth", d, 1, xiangqi_search::MAX_DEPTH)?),
+                iterative: true,
+                ..Limits::default()
+            },
             (None, ms) => Limits::movetime(Duration::from_millis(in_range("movetime", ms.unwrap_or(300), 1, 60_000)?)),
         };
         let clamped = clamp(&mut limits, &self.app.config);
@@ -472,9 +474,7 @@ impl Session {
                     let mut rows = Vec::new();
                     for d in 1..=depth {
                         for (name, spec) in &specs {
-                            engine.set_variant(*spec);
-                            engine.new_game();
-                            let r = engine.search(&pos, &Limits::depth(d));
+                            let r = xiangqi_search::fixed_depth::search(&mut engine, spec, &pos, d);
                             rows.push(CompareRow {
                                 variant: name.clone(),
                                 canonical: spec.to_string(),

@@ -621,4 +621,7 @@ async fn a_reviews_capped_values_are_its_scores_within_a_thousand() {
     }
     assert!(capped.iter().any(|c| c == 1000), "no value reached the cap: {r}");
     assert!(evals.iter().any(|e| e["cp"].as_i64().is_some_and(|cp| cp > 1000)), "no score over 1000: {r}");
+    // The review's depth has the search's one limit, MAX_DEPTH (the operator's caps bound its cost).
+    let e = c.ask(json!({"type": "review", "fen": fen, "moves": ["a0a9"], "depth": 121})).await;
+    assert_eq!(e["message"], "depth must be from 1 to 120, not 121", "{e}");
 }

@@ -40,10 +40,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use xiangqi_match::ablate::report::{self, Row};
-use xiangqi_match::ablate::results::{self, resume, Tally};
-use xiangqi_match::ablate::{self, engine, games, nodes, short, Plan};
+use xiangqi_match::ablate::results::{resume, Tally};
+use xiangqi_match::ablate::{self, games, nodes, short, Plan};
 use xiangqi_match::openings::Opening;
-use xiangqi_match::{EngineProcess, SprtState, TimeControl};
+use xiangqi_match::TimeControl;
 use xiangqi_search::options::HASH;
 use xiangqi_search::VariantConfig;
 
@@ -60,16 +60,16 @@ pub struct AblateArgs {
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Depth of the node part (the bench positions searched to this depth); 0 skips it.
-    #[arg(long, default_value_t = 7)]
+    #[arg(long, default_value_t = 7, value_parser = crate::args::depth::<u32>(0), allow_hyphen_values = true)]
     depth: u32,
     /// Transposition table of the node part and of the engines in the games, in MB.
     #[arg(long, default_value_t = option_default(HASH) as usize, value_parser = option_range::<usize>(HASH), allow_hyphen_values = true)]
     hash: usize,
     /// Nodes a move in the games.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true)]
     nodes: Option<u64>,
-    /// Milliseconds a move in the games.
-    #[arg(long)]
+    /// Milliseconds a move in the games (at most 604800000, one week).
+    #[arg(long, value_parser = crate::args::range::<u64>(1, 604_800_000), allow_hyphen_values = true)]
     movetime: Option<u64>,
     /// A clock for the games, as `xiangqi match --tc`: [moves/]seconds[+increment], e.g. 8+0.08 (what a technique
     /// that acts only on a clock, such as `tm`, needs to be measured).
@@ -82,7 +82,7 @@ pub struct AblateArgs {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Option<Vec<String>>,
     /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::range::<usize>(1, 256), allow_hyphen_values = true)]
     concurrency: usize,
     /// Games per batch (even); the results file gets one line per batch.
     #[arg(long, default_value_t = 24)]
@@ -91,12 +91,12 @@ pub struct AblateArgs {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Stop after this many batches in this run (the next run resumes from --out).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::at_least::<usize>(1), allow_hyphen_values = true)]
     max_batches: Option<usize>,
     /// Quiet moves (no capture, no check) played after each opening, chosen by the game pair's number, so that the
     /// games differ: engines at a fixed node count are deterministic, and each opening with each colour would
     /// otherwise be one game played again and again. 0 plays the openings as they are.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::args::range::<usize>(0, 20), allow_hyphen_values = true)]
     random_plies: usize,
     /// Opening file (as `xiangqi match --openings`); default: the built-in set.
     #[arg(long, value_name = "FILE")]
@@ -112,7 +112,7 @@ pub struct AblateArgs {
 /// Runs `xiangqi ablate`.
 pub fn run(args: &AblateArgs) -> CmdResult {
     // A file of --openings that cannot be read is a run-time error; a flag that cannot be used, a usage error.
-    let openings = crate::matches::read_openings(args.openings.as_deref())?;
+    let openings = xiangqi_match::openings::read_or_builtin(args.openings.as_deref())?;
     let plan = plan(args, openings).map_err(UsageError::new)?;
     let start = Instant::now();
     let program =
@@ -134,13 +134,7 @@ pub fn run(args: &AblateArgs) -> CmdResult {
     };
     if plan.tc.is_some() && args.games > 0 {
         // Start the engines once: a variant the engine refuses stops here, before any game.
-        for p in &plan.pairings {
-            for variant in [p.with, p.without] {
-                let e = EngineProcess::start(&engine(&program, &variant, args.hash), Duration::from_secs(60))
-                    .map_err(|e| format!("engine {variant}: {e}"))?;
-                e.quit();
-            }
-        }
+        games::check_engines(&program, &plan)?;
         let resumed: usize = tallies.iter().map(Tally::games).sum();
         if resumed > 0 {
             eprintln!("resuming: {resumed} games read from the results file");
@@ -150,45 +144,16 @@ pub fn run(args: &AblateArgs) -> CmdResult {
         eprintln!("nodes at depth {}: {}: {} in {:.2} s", args.depth, short(v), n.total, n.seconds);
     };
     let nodes = if args.depth > 0 { Some(nodes::node_part(&plan, &mut said)?) } else { None };
-    let sprt_of = |t: &Tally| {
-        plan.sprt.map(|s| {
-            let llr = t.pentanomial().llr(s.elo0, s.elo1);
-            (llr, s.state(llr))
-        })
-    };
-    let mut stopped = false;
     if let Some(tc) = plan.tc {
-        let mut batches = 0usize;
-        'rounds: loop {
-            let mut played = false;
-            for (p, tally) in plan.pairings.iter().zip(tallies.iter_mut()) {
-                let first = tally.games();
-                let count = args.batch.min(args.games.saturating_sub(first));
-                let decided = sprt_of(tally).is_some_and(|(_, s)| s != SprtState::Continue);
-                if count == 0 || decided {
-                    continue;
-                }
-                if args.max_batches.is_some_and(|m| batches >= m) {
-                    stopped = true;
-                    break 'rounds;
-                }
-                let (scores, reasons) = games::play_batch(&program, &plan, p, tc, first, count);
-                if let Some(f) = out_file.as_mut() {
-                    let line = results::batch_line(&plan, p, &tc, first, &scores, &reasons);
-                    f.write_all(format!("{line}\n").as_bytes()).and_then(|_| f.flush())?;
-                }
-                tally.add_batch(first, &scores, reasons)?;
-                batches += 1;
-                played = true;
-                let elapsed = start.elapsed().as_secs_f64();
-                eprintln!("{}", report::progress_line(elapsed, p, tally, args.games, sprt_of(tally)));
-            }
-            if !played {
-                break;
-            }
-        }
-        if stopped {
-            eprintln!("stopped after {batches} batches; run the same command again to resume");
+        let mut progress = |p: &ablate::Pairing, tally: &Tally| {
+            let elapsed = start.elapsed().as_secs_f64();
+            eprintln!("{}", report::progress_line(elapsed, p, tally, args.games, plan.sprt_of(tally)));
+        };
+        let out = out_file.as_mut().map(|f| f as &mut dyn Write);
+        let played =
+            games::play(&program, &plan, tc, &mut tallies, (args.batch, args.max_batches), out, &mut progress)?;
+        if played.stopped {
+            eprintln!("stopped after {} batches; run the same command again to resume", played.batches);
         }
     }
     let rows: Vec<Row> = plan
@@ -199,7 +164,7 @@ pub fn run(args: &AblateArgs) -> CmdResult {
             p,
             tally,
             nodes: nodes.as_ref().map(|n| (&n[&p.with.to_string()], &n[&p.without.to_string()])),
-            sprt: sprt_of(tally),
+            sprt: plan.sprt_of(tally),
         })
         .collect();
     let elapsed = start.elapsed().as_secs_f64();
@@ -221,18 +186,11 @@ fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, String> {
         args.base.clone().unwrap_or_else(|| if args.build_up { "negamax-ab+order" } else { "engine" }.into());
     let base: VariantConfig = base_text.parse().map_err(|e: xiangqi_search::VariantError| format!("--base: {e}"))?;
     let pairings = ablate::pairings(&base, args.build_up, &args.only)?;
-    if args.depth > 40 {
-        return Err("--depth must be from 0 to 40".to_owned());
-    }
     let limits = [args.nodes.is_some(), args.movetime.is_some(), args.tc.is_some()];
     if limits.iter().filter(|&&x| x).count() > 1 {
         return Err("give one of --nodes, --movetime and --tc, not more".to_owned());
     }
     let tc = match (args.nodes, args.movetime, &args.tc) {
-        (Some(0), ..) => return Err("--nodes must be positive".to_owned()),
-        (_, Some(ms), _) if ms == 0 || ms > 604_800_000 => {
-            return Err("--movetime must be from 1 to 604800000 ms (one week)".to_owned())
-        }
         (Some(n), ..) => Some(TimeControl::Nodes(n)),
         (_, Some(ms), _) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
         (.., Some(clock)) => Some(crate::matches::parse_clock(clock)?),
@@ -247,21 +205,12 @@ fn plan(args: &AblateArgs, openings: Vec<Opening>) -> Result<Plan, String> {
     if args.batch == 0 || args.batch % 2 != 0 {
         return Err(format!("--batch {}: must be even and positive (whole pairs of games)", args.batch));
     }
-    if args.concurrency == 0 || args.concurrency > 256 {
-        return Err("--concurrency must be from 1 to 256".to_owned());
-    }
-    if args.max_batches == Some(0) {
-        return Err("--max-batches must be positive".to_owned());
-    }
     if args.games == 0 && args.depth == 0 {
         return Err("nothing to measure: --depth 0 and no --games".to_owned());
     }
     let sprt = args.sprt.as_deref().map(crate::args::parse_sprt).transpose()?;
     if sprt.is_some() && args.games == 0 {
         return Err("--sprt needs --games (the most games a pairing may play)".to_owned());
-    }
-    if args.random_plies > 20 {
-        return Err("--random-plies must be from 0 to 20".to_owned());
     }
     if args.random_plies == 0 && args.games > 2 * openings.len() {
         eprintln!(

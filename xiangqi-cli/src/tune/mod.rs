@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use xiangqi_match::tune::{self, Games, State};
 use xiangqi_match::TimeControl;
 use xiangqi_search::options::HASH;
-use xiangqi_search::params::{self, Param, R_END};
+use xiangqi_search::params::R_END;
 
 /// The flags of `xiangqi tune`.
 #[derive(Args, Debug)]
@@ -39,19 +39,19 @@ pub struct TuneArgs {
     #[arg(long, value_delimiter = ',')]
     params: Vec<String>,
     /// Planned iterations (one game pair each): the gain schedule reaches c_end and r_end at the last.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::args::range::<u64>(1, 100_000_000), allow_hyphen_values = true)]
     iterations: u64,
     /// Stop after this many iterations in this run (the next run resumes from --state).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true)]
     max_iterations: Option<u64>,
     /// Nodes a move.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::at_least::<u64>(1), allow_hyphen_values = true)]
     nodes: Option<u64>,
-    /// Milliseconds a move.
-    #[arg(long)]
+    /// Milliseconds a move (at most 604800000, one week).
+    #[arg(long, value_parser = crate::args::range::<u64>(1, 604_800_000), allow_hyphen_values = true)]
     movetime: Option<u64>,
     /// Games played at the same time (from 2 on: N/2 iterations at once, each pair's games side by side).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::range::<usize>(1, 256), allow_hyphen_values = true)]
     concurrency: usize,
     /// The run's state (JSON), written after each round and read again to resume.
     #[arg(long, value_name = "FILE")]
@@ -75,7 +75,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = crate::args::option_default(HASH) as usize, value_parser = crate::args::option_range::<usize>(HASH), allow_hyphen_values = true)]
     hash: usize,
     /// Quiet moves played after each opening, chosen by the iteration (see `xiangqi ablate --random-plies`).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::args::range::<usize>(0, 20), allow_hyphen_values = true)]
     random_plies: usize,
     /// Opening file (as `xiangqi match --openings`); default: the built-in set.
     #[arg(long, value_name = "FILE")]
@@ -86,33 +86,10 @@ pub struct TuneArgs {
     variant: String,
 }
 
-/// The parameters named by `--params` (all when none), checked.
-fn chosen(names: &[String]) -> Result<Vec<&'static Param>, String> {
-    if names.is_empty() {
-        return Ok(params::PARAMS.to_vec());
-    }
-    let mut out: Vec<&'static Param> = Vec::new();
-    for name in names {
-        let p = params::find(name).ok_or_else(|| {
-            let known: Vec<&str> = params::PARAMS.iter().map(|p| p.name).collect();
-            format!("--params {name}: no such parameter ({})", known.join(", "))
-        })?;
-        if out.iter().any(|q| q.name == p.name) {
-            return Err(format!("--params {name}: named twice"));
-        }
-        out.push(p);
-    }
-    Ok(out)
-}
-
 /// The time control of the flags.
 fn time_control(args: &TuneArgs) -> Result<Option<TimeControl>, String> {
     match (args.nodes, args.movetime) {
         (Some(_), Some(_)) => Err("give one of --nodes and --movetime, not both".to_owned()),
-        (Some(0), _) => Err("--nodes must be positive".to_owned()),
-        (_, Some(ms)) if ms == 0 || ms > 604_800_000 => {
-            Err("--movetime must be from 1 to 604800000 ms (one week)".to_owned())
-        }
         (Some(n), None) => Ok(Some(TimeControl::Nodes(n))),
         (None, Some(ms)) => Ok(Some(TimeControl::MoveTime(Duration::from_millis(ms)))),
         (None, None) => Ok(None),
@@ -121,7 +98,7 @@ fn time_control(args: &TuneArgs) -> Result<Option<TimeControl>, String> {
 
 /// The fresh state of the flags, and the time control of the games (`None` with `--report`).
 fn fresh_state(args: &TuneArgs) -> Result<(State, Option<TimeControl>), String> {
-    let tuned = chosen(&args.params)?;
+    let tuned = tune::chosen(&args.params).map_err(|e| format!("--params {e}"))?;
     let tc = time_control(args)?;
     if tc.is_none() && !args.report {
         return Err("give --nodes N or --movetime MS (the time of a move), or --report".to_owned());
@@ -129,20 +106,8 @@ fn fresh_state(args: &TuneArgs) -> Result<(State, Option<TimeControl>), String> 
     if args.report && args.state.is_none() {
         return Err("--report needs --state FILE (the run to report)".to_owned());
     }
-    if args.iterations == 0 || args.iterations > 100_000_000 {
-        return Err("--iterations must be from 1 to 100000000".to_owned());
-    }
-    if args.max_iterations == Some(0) {
-        return Err("--max-iterations must be positive".to_owned());
-    }
-    if args.concurrency == 0 || args.concurrency > 256 {
-        return Err("--concurrency must be from 1 to 256".to_owned());
-    }
     if !(args.r_end.is_finite() && args.r_end > 0.0) {
         return Err(format!("--r-end {}: must be a positive number", args.r_end));
-    }
-    if args.random_plies > 20 {
-        return Err("--random-plies must be from 0 to 20".to_owned());
     }
     let variant = args
         .variant
@@ -175,7 +140,7 @@ pub fn run(args: &TuneArgs) -> CmdResult {
         None => fresh,
     };
     if let Some(tc) = tc.filter(|_| !args.report) {
-        let openings = crate::matches::read_openings(args.openings.as_deref())?;
+        let openings = xiangqi_match::openings::read_or_builtin(args.openings.as_deref())?;
         let program =
             std::env::current_exe().map_err(|e| format!("cannot find this program to run as the engines: {e}"))?;
         let program = program.to_string_lossy().into_owned();

@@ -4,9 +4,9 @@
 //! technique it lacks is added alone to it (an addition that needs another technique, `qsprune` needing `qs`, is
 //! measured on top of that one). Each [`Pairing`] compares the side *with* the technique against the side *without*
 //! it: in nodes on the bench positions ([`nodes::node_part`], as `xiangqi bench --variant V` counts them), and in
-//! Elo from games between the two ([`games::play_batch`], colour-reversed pairs from the openings followed by quiet
-//! moves chosen by the pair). The games' results are tallied by pairing ([`results::Tally`]), appended to a
-//! results file batch by batch and read again to resume ([`results::resume`]), and reported as a table or JSON
+//! Elo from games between the two ([`games::play`], in batches of colour-reversed pairs from the openings followed
+//! by quiet moves chosen by the pair). The games' results are tallied by pairing ([`results::Tally`]), appended to
+//! a results file batch by batch and read again to resume ([`results::resume`]), and reported as a table or JSON
 //! ([`report`]).
 //!
 //! ```
@@ -65,6 +65,16 @@ pub struct Plan {
     pub depth: u32,
     /// Transposition table of the node part and of the engines, in MB.
     pub hash: usize,
+}
+
+impl Plan {
+    /// The SPRT's log-likelihood ratio of a pairing's games and its decision, when the plan has an SPRT.
+    pub fn sprt_of(&self, tally: &results::Tally) -> Option<(f64, crate::elo::SprtState)> {
+        self.sprt.map(|s| {
+            let llr = tally.pentanomial().llr(s.elo0, s.elo1);
+            (llr, s.state(llr))
+        })
+    }
 }
 
 /// The pairings of an ablation (each technique of `base` taken away) or a build-up (each technique it lacks added),

@@ -201,6 +201,35 @@ pub fn write_state(path: &Path, state: &State) -> Result<(), String> {
     std::fs::rename(&tmp, path).map_err(|e| fail(&e))
 }
 
+/// The parameters named in `names` (every parameter of [`xiangqi_search::params::PARAMS`] when none), in the order
+/// given; an unknown name or one named twice is an error that starts with the name.
+///
+/// ```
+/// let all = xiangqi_match::tune::chosen(&[]).unwrap();
+/// assert_eq!(all.len(), xiangqi_search::params::PARAMS.len());
+/// let two = xiangqi_match::tune::chosen(&["RfpMargin".to_owned(), "RazorMargin".to_owned()]).unwrap();
+/// assert_eq!((two[0].name, two[1].name), ("RfpMargin", "RazorMargin"));
+/// assert!(xiangqi_match::tune::chosen(&["NoSuch".to_owned()]).unwrap_err().starts_with("NoSuch: no such parameter ("));
+/// ```
+pub fn chosen(names: &[String]) -> Result<Vec<&'static xiangqi_search::params::Param>, String> {
+    use xiangqi_search::params::{find, PARAMS};
+    if names.is_empty() {
+        return Ok(PARAMS.to_vec());
+    }
+    let mut out: Vec<&'static xiangqi_search::params::Param> = Vec::new();
+    for name in names {
+        let p = find(name).ok_or_else(|| {
+            let known: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+            format!("{name}: no such parameter ({})", known.join(", "))
+        })?;
+        if out.iter().any(|q| q.name == p.name) {
+            return Err(format!("{name}: named twice"));
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
 /// This binary as a UCI engine named `name` with the tuned parameters set to `values`.
 fn engine(program: &str, name: &str, hash: usize, state: &State, values: &[i64]) -> EngineConfig {
     let mut options = vec![("Hash".to_owned(), hash.to_string()), ("Variant".to_owned(), state.variant.clone())];
