@@ -147,8 +147,8 @@ pub fn run(args: &SearchArgs) -> CmdResult {
         depth: if args.nodes.is_none() && args.movetime.is_none() { Some(args.depth.unwrap_or(4)) } else { None },
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
-        iterative: spec.is_engine(), // as `compare` searches ([`xiangqi_search::fixed_depth`])
-        ..Limits::default()
+        // Iterative for the engine's variant, as `compare` searches.
+        ..fixed_depth::limits(&spec, 0)
     };
     let mut engine = SearchEngine::new(choice)?;
     engine.set_variant(spec);
