@@ -3,7 +3,7 @@
 //! [`MovePicker`] (`picker.rs`) in the order the variant's [`OrderPolicy`] (`ordering.rs`) keys them.
 
 use crate::game::{FastPaths, GenType};
-use crate::ordering::OrderPolicy;
+use crate::ordering::{OrderContext, OrderPolicy};
 use crate::picker::MovePicker;
 
 /// Where a node is in handing out its moves.
@@ -63,7 +63,7 @@ impl<G: FastPaths> NodeMoves<G> {
 }
 
 impl<G: FastPaths> NodeMoves<G> {
-    /// Adds the moves of `kind` of the node at `ply` to the picker, ordered by the policy `O` (at the root, only
+    /// Adds the moves of `kind` of the node `at` to the picker, ordered by the policy `O` (at the root, only
     /// those `root_allows`). Some may be illegal: the node tests each one it comes to with
     /// [`FastPaths::is_legal_generated`].
     #[inline(always)]
@@ -71,20 +71,20 @@ impl<G: FastPaths> NodeMoves<G> {
         &mut self,
         game: &G,
         order: &O::State,
+        at: OrderContext<'_>,
         kind: GenType,
-        ply: usize,
         root_allows: &impl Fn(G::Move) -> bool,
     ) {
         let legality = self.legality.as_ref().expect("generated before");
         let moves = self.picker.moves_mut();
         game.generate_lazy(legality, kind, moves);
-        if ply == 0 {
+        if at.ply() == 0 {
             moves.retain(|&mut m| root_allows(m));
         }
-        O::order(order, game, &mut self.picker, ply, self.hash_move);
+        O::order(order, at, game, &mut self.picker, self.hash_move);
     }
 
-    /// The next legal move of the node at `ply` in `game`, ordered by the policy `O` with its state `order`: the
+    /// The next legal move of the node `at` in `game`, ordered by the policy `O` with its state `order`: the
     /// hash move first when the ordering wants it, then the generated moves, in stages when the ordering is staged
     /// (see [`OrderPolicy::staged_below`]). At the root, only the moves `root_allows`.
     #[inline(always)]
@@ -92,9 +92,10 @@ impl<G: FastPaths> NodeMoves<G> {
         &mut self,
         game: &G,
         order: &O::State,
-        ply: usize,
+        at: OrderContext<'_>,
         root_allows: impl Fn(G::Move) -> bool,
     ) -> Option<G::Move> {
+        let ply = at.ply();
         loop {
             match self.phase {
                 Phase::Hash => {
@@ -110,12 +111,12 @@ impl<G: FastPaths> NodeMoves<G> {
                     self.legality = Some(game.legality());
                     let staged = O::staged_below(order).is_some();
                     let kind = if staged { GenType::Captures } else { GenType::All };
-                    self.add_moves::<O>(game, order, kind, ply, &root_allows);
+                    self.add_moves::<O>(game, order, at, kind, &root_allows);
                     self.phase = if staged { Phase::Captures } else { Phase::Rest };
                 }
                 Phase::Captures => {
                     if self.picker.spent_above(O::staged_below(order).unwrap_or(i32::MIN)) {
-                        self.early = O::early_quiets(order, game, ply);
+                        self.early = O::early_quiets(order, at, game);
                         self.phase = Phase::Early(0);
                         continue;
                     }
@@ -125,7 +126,7 @@ impl<G: FastPaths> NodeMoves<G> {
                 }
                 Phase::Early(i) => {
                     let Some(&code) = self.early.get(i) else {
-                        self.add_moves::<O>(game, order, GenType::Quiets, ply, &root_allows);
+                        self.add_moves::<O>(game, order, at, GenType::Quiets, &root_allows);
                         self.phase = Phase::Rest;
                         continue;
                     };
@@ -170,10 +171,10 @@ mod tests {
     use crate::ordering::Ordered;
     use xiangqi_core::{Move, Position};
 
-    /// A position and the ordering's state, as a node sees them.
+    /// A position and the histories, as a node sees them.
     struct Node {
         game: Position,
-        order: Histories,
+        histories: Histories,
     }
 
     /// What one generation of every move, keyed at once, hands out: the hash move first, then the legal moves
@@ -183,7 +184,7 @@ mod tests {
         let ks = s.game.legality();
         let mut picker = MovePicker::new();
         s.game.generate_lazy(&ks, GenType::All, picker.moves_mut());
-        Ordered::order(&s.order, &s.game, &mut picker, 0, hash);
+        Ordered::order(&(), OrderContext::new(&s.histories, 0), &s.game, &mut picker, hash);
         while let Some(m) = picker.next() {
             if !out.contains(&m) && s.game.is_legal_generated(&ks, m) {
                 out.push(m);
@@ -204,7 +205,7 @@ mod tests {
             let quiets: Vec<Move> = legal.iter().copied().filter(|m| pos.piece_at(m.to()).is_none()).collect();
             // Killers and a countermove from this position, or a killer from two plies before (which may be
             // illegal or a capture by now), and history from cutoffs with quiet moves tried before them.
-            let mut s = Node { game: pos.clone(), order: Ordered::new_state(Position::MOVE_KEYS) };
+            let mut s = Node { game: pos.clone(), histories: Histories::new(Position::MOVE_KEYS) };
             let mut back = pos.clone();
             back.unmake_move();
             back.unmake_move();
@@ -216,29 +217,22 @@ mod tests {
                 old = vec![c];
             }
             if !old.is_empty() {
-                Ordered::on_cutoff(&mut s.order, &back, old[step % old.len()], 3, 0, &[]);
+                s.histories.learn(&back, old[step % old.len()], 3, 0, &[]);
             }
             if !quiets.is_empty() {
                 if step % 3 != 0 {
-                    Ordered::on_cutoff(&mut s.order, &s.game, quiets[(step + 1) % quiets.len()], 2, 0, &[]);
+                    s.histories.learn(&s.game, quiets[(step + 1) % quiets.len()], 2, 0, &[]);
                 }
-                Ordered::on_cutoff(
-                    &mut s.order,
-                    &s.game,
-                    quiets[step % quiets.len()],
-                    4,
-                    0,
-                    &quiets[..3.min(quiets.len())],
-                );
+                s.histories.learn(&s.game, quiets[step % quiets.len()], 4, 0, &quiets[..3.min(quiets.len())]);
                 for (i, &h) in quiets.iter().enumerate().skip(3).step_by(4) {
-                    Ordered::on_cutoff(&mut s.order, &s.game, h, 1 + i as i32 % 5, 7, &[]);
+                    s.histories.learn(&s.game, h, 1 + i as i32 % 5, 7, &[]);
                 }
             }
             let hash = legal[(step * 7) % legal.len()].raw();
             for hash in [0, hash] {
                 let mut nm = NodeMoves::new(hash);
                 let mut staged = Vec::new();
-                while let Some(m) = nm.next::<Ordered>(&s.game, &s.order, 0, |_| true) {
+                while let Some(m) = nm.next::<Ordered>(&s.game, &(), OrderContext::new(&s.histories, 0), |_| true) {
                     staged.push(m);
                 }
                 assert_eq!(staged, single_generation(&s, hash), "order differs in {}", pos.fen());

@@ -3,7 +3,7 @@
 
 use crate::game::{Evaluator, FastPaths, Rule, Score, INFINITY, MATE_BOUND, MAX_PLY};
 use crate::movepick::NodeMoves;
-use crate::ordering::OrderPolicy;
+use crate::ordering::{OrderContext, OrderPolicy};
 use crate::policy::{
     Additions, ChildNode, ChildPolicy, Exit, Form, Label, LeafPolicy, Node, NodeEval, NodeKind, NullPolicy, Observer,
     Step, Variant,
@@ -70,9 +70,13 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
         }
-        V::Order::on_cutoff(&mut self.order, &self.game, m, depth, ply, &tried.quiets);
-        if V::Additions::ENABLED {
-            V::Order::on_capture_cutoff(&mut self.order, &self.game, m, depth, &tried.captures);
+        if V::Order::learns(&self.order) {
+            if self.game.is_quiet(m) {
+                self.histories.learn(&self.game, m, depth, ply, &tried.quiets);
+            }
+            if V::Additions::ENABLED {
+                self.histories.learn_captures(&self.game, m, depth, &tried.captures);
+            }
         }
         // Observers hear of the moves the cutoff left unsearched (nothing for ordinary searches).
         if W::ACTIVE {
@@ -85,7 +89,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// The next legal move of the node at `ply`, in the variant's order (see [`NodeMoves::next`]).
     #[inline(always)]
     pub(crate) fn next_move(&self, nm: &mut NodeMoves<G>, ply: usize) -> Option<G::Move> {
-        nm.next::<V::Order>(&self.game, &self.order, ply, |m| self.root_allows(m))
+        let at = OrderContext::new(&self.histories, ply);
+        nm.next::<V::Order>(&self.game, &self.order, at, |m| self.root_allows(m))
     }
 
     #[inline(always)]
@@ -203,7 +208,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
                 continue;
             }
             let quiet = V::Additions::ENABLED && self.game.is_quiet(m);
-            let history = if quiet && history_on { V::Order::quiet_score(&self.order, &self.game, m, ply) } else { 0 };
+            let history = if quiet && history_on { self.histories.quiet_score(&self.game, m, ply) } else { 0 };
             self.trace(|s| s.step_at(Label::Next, ply, depth, alpha, beta).best(best).with_move(m));
             self.observer.edge(ply, Some(m));
             // Hook: skip a move without making it (futility, late move pruning, history pruning).
@@ -214,9 +219,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             }
             self.prefetch_child(m, depth);
             let nodes_before = if V::Additions::ENABLED && ply == 0 { self.stats.nodes() } else { 0 };
-            if V::Additions::ENABLED {
-                V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
-            }
+            self.note_move(Some(m), ply);
             self.make(m);
             // Hook: reduce (late move reductions); the child policy searches the move (full window or PVS).
             let reduction = self.reduce_hook(&node, i, quiet, history);
@@ -280,22 +283,26 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         self.leave(ply, result, exit)
     }
 
-    /// Whether the node's techniques read the quiet moves' history (history pruning, history-adjusted reductions).
+    /// Whether the node's techniques read the quiet moves' history (history pruning, history-adjusted reductions)
+    /// and the search keeps it.
     #[inline(always)]
     fn reads_history(&self) -> bool {
-        V::Additions::ENABLED && (self.config.has(history_pruning::ID) || self.config.has(history_lmr::ID))
+        V::Additions::ENABLED
+            && V::Order::learns(&self.order)
+            && (self.config.has(history_pruning::ID) || self.config.has(history_lmr::ID))
     }
 
     /// Teaches the correction history the result `best` (by `best_move`) of the node `n`, when the variant has it
     /// and the result says something about the static evaluation (see [`CorrectionHistory::learns`]).
     #[inline(always)]
     fn correction_hook(&mut self, n: &Node, best: Score, best_move: Option<G::Move>) {
-        if !(V::Additions::ENABLED && n.eval.raw > -INFINITY && self.config.has(correction_history::ID)) {
+        let on = V::Additions::ENABLED && V::Order::learns(&self.order) && self.config.has(correction_history::ID);
+        if !(on && n.eval.raw > -INFINITY) {
             return;
         }
         let capture = best_move.is_some_and(|m| !self.game.is_quiet(m));
         if CorrectionHistory::learns(best, n.eval.corrected, n.alpha, n.beta, capture) {
-            V::Order::learn_correction(&mut self.order, &self.game, best - n.eval.raw, n.depth);
+            self.histories.correction.update(&self.game, best - n.eval.raw, n.depth);
         }
     }
 
@@ -363,7 +370,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             return Ok(NodeEval::NONE);
         }
         let raw = n.hit.map_or_else(|| self.evaluate(), |h| h.eval);
-        let static_eval = raw + V::Order::correction(&self.order, &self.game);
+        let correction = if V::Order::learns(&self.order) { self.histories.correction(&self.game) } else { 0 };
+        let static_eval = raw + correction;
         self.stack[ply].static_eval = static_eval;
         let up = |back: usize| if ply >= back { self.stack[ply - back].static_eval } else { -INFINITY };
         let improving = Improving::signal(self.config.has(improving::ID), static_eval, up(2), up(4));
@@ -395,7 +403,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         (rule, see)
     }
 
-    /// `Some(bound)` when the `index`-th move `m` (with the quiet `history` of [`OrderPolicy::quiet_score`]) is
+    /// `Some(bound)` when the `index`-th move `m` (with the quiet `history` of [`crate::Histories::quiet_score`]) is
     /// skipped without being made (see [`SkipRule::skips`], [`SkipRule::history_skips`] and [`SeeRule::skips`]).
     #[inline(always)]
     fn skip_hook(

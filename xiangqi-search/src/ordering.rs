@@ -1,15 +1,13 @@
 //! Move ordering: the [`OrderPolicy`] slot and its policies ([`GenerationOrder`], the spec's [`Ordered`] and
-//! [`DynamicOrder`]), which key a node's moves in its [`MovePicker`] and learn from cutoffs. What the ordering
-//! learns lives in [`crate::history`].
+//! [`DynamicOrder`]), which key a node's moves in its [`MovePicker`] from the histories ([`crate::history`]),
+//! which the node teaches.
 
 use crate::config::VariantConfig;
-use crate::game::{FastPaths, Score};
-use crate::history::{Histories, Scale};
+use crate::game::FastPaths;
+use crate::history::Histories;
 use crate::picker::MovePicker;
-use crate::registry::{Forms, Group, Params, Technique, TechniqueId};
-use crate::techniques::capture_history::{self, CaptureHistory};
-use crate::techniques::history_scale::{self, HistoryScale};
-use crate::techniques::{continuation_history, correction_history};
+use crate::registry::{Forms, Group, Technique, TechniqueId};
+use crate::techniques::capture_history::CaptureHistory;
 
 /// Ordering's entry in the registry ([`crate::techniques::TECHNIQUES`]).
 pub const TECHNIQUE: Technique = Technique {
@@ -29,10 +27,44 @@ pub const TECHNIQUE: Technique = Technique {
 /// Ordering's place in the registry.
 pub const ID: TechniqueId = TechniqueId::new(3);
 
-/// How moves are ordered, and what the ordering learns from cutoffs.
+/// What an ordering reads of the search when it keys a node's moves: the histories and the node's ply.
+#[derive(Debug, Clone, Copy)]
+pub struct OrderContext<'a> {
+    histories: &'a Histories,
+    ply: usize,
+}
+
+impl<'a> OrderContext<'a> {
+    /// The context of the node at `ply` of a search with `histories`.
+    #[inline(always)]
+    pub(crate) fn new(histories: &'a Histories, ply: usize) -> OrderContext<'a> {
+        OrderContext { histories, ply }
+    }
+
+    /// The node's ply.
+    #[inline(always)]
+    pub(crate) fn ply(&self) -> usize {
+        self.ply
+    }
+}
+
+/// How moves are ordered. What the orderings read (the histories) is the searcher's, learnt by the node at its
+/// cutoffs ([`crate::history`]); a policy says only whether the node keeps them ([`OrderPolicy::learns`]) and how
+/// it keys the moves from them.
 pub trait OrderPolicy: 'static {
     /// Short name.
     const NAME: &'static str;
+    /// The policy's own state ([`DynamicOrder`]'s switch; nothing for the others).
+    type State;
+    /// The state a new searcher starts with.
+    fn new_state() -> Self::State;
+    /// Reads what the policy needs of the run-time [`VariantConfig`] when a search starts ([`DynamicOrder`] reads
+    /// whether to order at all).
+    #[inline(always)]
+    fn configure(_state: &mut Self::State, _config: &VariantConfig) {}
+    /// Whether the search keeps histories for this ordering: the node teaches them at its cutoffs, notes the line
+    /// for the continuation history, reads them for its techniques, and [`crate::SearchMemory`] keeps them.
+    fn learns(state: &Self::State) -> bool;
     /// Whether the hash move goes first. A search then tries it before generating any move, so a node that the
     /// hash move cuts off generates nothing.
     fn hash_first(state: &Self::State) -> bool;
@@ -42,71 +74,21 @@ pub trait OrderPolicy: 'static {
     /// checked for legality on its own; only then the other quiet moves, with the captures left. A node cut off by
     /// a capture or a killer never generates its quiet moves. The order is the one a single generation would
     /// give, except that quiet moves are keyed when the node comes to them, with what the searches before taught
-    /// the policy. `None`: every move is generated and ordered at once.
+    /// the histories. `None`: every move is generated and ordered at once.
     fn staged_below(state: &Self::State) -> Option<i32>;
-    /// Per-search state (killer, history and countermove tables), allocated once when the searcher is built.
-    type State;
-    /// Creates the state for a game with `move_keys` distinct move keys.
-    fn new_state(move_keys: usize) -> Self::State;
-    /// Reads what the policy needs of the run-time [`VariantConfig`] and the tunable [`Params`] when a search
-    /// starts ([`DynamicOrder`] reads whether to order at all); `additions` says whether the search has the
-    /// engine's additions (the histories beyond the spec's ordering, and their scale, are among them).
-    #[inline(always)]
-    fn configure<G: FastPaths>(_state: &mut Self::State, _config: &VariantConfig, _params: &Params, _additions: bool) {}
-    /// What the state has learnt, to be kept for the next search of the same game ([`crate::SearchMemory`]);
-    /// `None` for a policy that learns nothing.
-    fn export(_state: &Self::State) -> Option<Histories> {
-        None
-    }
-    /// Starts from what an earlier search learnt (a state of another game, with other move keys, is ignored).
-    fn import(_state: &mut Self::State, _saved: &Histories) {}
-    /// Orders the moves of `picker` at `ply` by this policy (the moves not keyed yet: a staged node calls it once
-    /// per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the policy
-    /// orders at all.
-    fn order<G: FastPaths>(state: &Self::State, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16);
-    /// For a staged policy, the quiet moves keyed above all other quiet moves at `ply`, best first, as packed
-    /// moves ([`crate::GameTree::encode_move`]; 0 for none): the killers and the countermove.
-    fn early_quiets<G: FastPaths>(state: &Self::State, game: &G, ply: usize) -> [u16; 3];
-    /// Learns from a move that caused a beta cutoff at `ply` with `depth` remaining, after the quiet moves in
-    /// `tried` failed to.
-    fn on_cutoff<G: FastPaths>(
-        state: &mut Self::State,
+    /// Orders the moves of `picker` of the node `at` by this policy (the moves not keyed yet: a staged node calls
+    /// it once per stage); `hash_move` (a packed move from the transposition table, 0 for none) goes first when the
+    /// policy orders at all.
+    fn order<G: FastPaths>(
+        state: &Self::State,
+        at: OrderContext<'_>,
         game: &G,
-        m: G::Move,
-        depth: i32,
-        ply: usize,
-        tried: &[G::Move],
+        picker: &mut MovePicker<G::Move>,
+        hash_move: u16,
     );
-    /// Learns from a cutoff by `m` (a capture or a quiet move) after the captures in `captures` failed to (the
-    /// capture history). Nothing by default.
-    #[inline(always)]
-    fn on_capture_cutoff<G: FastPaths>(
-        _state: &mut Self::State,
-        _game: &G,
-        _m: G::Move,
-        _depth: i32,
-        _captures: &[G::Move],
-    ) {
-    }
-    /// Notes the move `m` (`None`: the null move) about to be made at `ply` (the continuation history's line).
-    /// Nothing by default.
-    #[inline(always)]
-    fn on_make<G: FastPaths>(_state: &mut Self::State, _game: &G, _m: Option<G::Move>, _ply: usize) {}
-    /// What the ordering has learnt of the quiet move `m` at `ply` (its history and continuation history), for
-    /// the techniques that read it (history-adjusted reductions, history pruning). 0 by default.
-    #[inline(always)]
-    fn quiet_score<G: FastPaths>(_state: &Self::State, _game: &G, _m: G::Move, _ply: usize) -> i32 {
-        0
-    }
-    /// The correction history's correction of the static evaluation of `game` (0 by default).
-    #[inline(always)]
-    fn correction<G: FastPaths>(_state: &Self::State, _game: &G) -> Score {
-        0
-    }
-    /// Teaches the correction history that a search of `game` to `depth` found a value `diff` from the raw static
-    /// evaluation. Nothing by default.
-    #[inline(always)]
-    fn learn_correction<G: FastPaths>(_state: &mut Self::State, _game: &G, _diff: Score, _depth: i32) {}
+    /// For a staged policy, the quiet moves keyed above all other quiet moves of the node `at`, best first, as
+    /// packed moves ([`crate::GameTree::encode_move`]; 0 for none): the killers and the countermove.
+    fn early_quiets<G: FastPaths>(state: &Self::State, at: OrderContext<'_>, game: &G) -> [u16; 3];
 }
 
 /// Moves in the order the generator produced them: what the pure variants use, so comparisons are fair.
@@ -116,6 +98,11 @@ pub struct GenerationOrder;
 impl OrderPolicy for GenerationOrder {
     const NAME: &'static str = "";
     type State = ();
+    fn new_state() {}
+    #[inline(always)]
+    fn learns(_: &()) -> bool {
+        false
+    }
     #[inline(always)]
     fn hash_first(_: &()) -> bool {
         false
@@ -124,15 +111,12 @@ impl OrderPolicy for GenerationOrder {
     fn staged_below(_: &()) -> Option<i32> {
         None
     }
-    fn new_state(_: usize) {}
     #[inline(always)]
-    fn order<G: FastPaths>(_: &(), _: &G, _: &mut MovePicker<G::Move>, _: usize, _: u16) {}
+    fn order<G: FastPaths>(_: &(), _: OrderContext<'_>, _: &G, _: &mut MovePicker<G::Move>, _: u16) {}
     #[inline(always)]
-    fn early_quiets<G: FastPaths>(_: &(), _: &G, _: usize) -> [u16; 3] {
+    fn early_quiets<G: FastPaths>(_: &(), _: OrderContext<'_>, _: &G) -> [u16; 3] {
         [0; 3]
     }
-    #[inline(always)]
-    fn on_cutoff<G: FastPaths>(_: &mut (), _: &G, _: G::Move, _: i32, _: usize, _: &[G::Move]) {}
 }
 
 /// The hash move first, then captures by MVV-LVA, the two killer moves of the ply, the countermove (the quiet
@@ -149,108 +133,59 @@ const GOOD_CAPTURE_KEY: i32 = 1 << 29;
 
 impl OrderPolicy for Ordered {
     const NAME: &'static str = "order";
-    type State = Histories;
+    type State = ();
+
+    fn new_state() {}
 
     #[inline(always)]
-    fn hash_first(_: &Histories) -> bool {
+    fn learns(_: &()) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn hash_first(_: &()) -> bool {
         true
     }
 
     // Killers are the largest quiet keys; good captures are keyed above them.
     #[inline(always)]
-    fn staged_below(_: &Histories) -> Option<i32> {
+    fn staged_below(_: &()) -> Option<i32> {
         Some(KILLER_KEY)
-    }
-
-    fn new_state(move_keys: usize) -> Histories {
-        Histories::new(move_keys)
-    }
-
-    fn export(state: &Histories) -> Option<Histories> {
-        Some(state.clone())
-    }
-
-    /// The history and countermove tables carry over; killers, which belong to the plies of one search, start
-    /// empty (as Stockfish keeps its history tables and clears its killers).
-    fn import(state: &mut Histories, saved: &Histories) {
-        state.import(saved);
-    }
-
-    /// Switches the continuation, capture and correction histories and the history scale as the variant says
-    /// (off without the engine's additions).
-    fn configure<G: FastPaths>(state: &mut Histories, config: &VariantConfig, params: &Params, additions: bool) {
-        state.configure::<G>(
-            additions && config.has(continuation_history::ID),
-            additions && config.has(capture_history::ID),
-            additions && config.has(correction_history::ID),
-            Scale::new((additions && config.has(history_scale::ID)).then(|| HistoryScale::scale(params))),
-        );
     }
 
     /// The tables' switches are read once here, and each combination gets a key function of its own, so the
     /// plain ordering's keys cost what they cost before the continuation and capture histories existed.
     #[inline]
-    fn order<G: FastPaths>(state: &Histories, game: &G, picker: &mut MovePicker<G::Move>, ply: usize, hash_move: u16) {
-        match (state.continuation.is_on(), state.capture.is_on()) {
-            (false, false) => order_keys::<G, false, false>(state, game, picker, ply, hash_move),
-            (true, false) => order_keys::<G, true, false>(state, game, picker, ply, hash_move),
-            (false, true) => order_keys::<G, false, true>(state, game, picker, ply, hash_move),
-            (true, true) => order_keys::<G, true, true>(state, game, picker, ply, hash_move),
+    fn order<G: FastPaths>(_: &(), at: OrderContext<'_>, game: &G, picker: &mut MovePicker<G::Move>, hash_move: u16) {
+        let h = at.histories;
+        match (h.continuation.is_on(), h.capture.is_on()) {
+            (false, false) => order_keys::<G, false, false>(at, game, picker, hash_move),
+            (true, false) => order_keys::<G, true, false>(at, game, picker, hash_move),
+            (false, true) => order_keys::<G, false, true>(at, game, picker, hash_move),
+            (true, true) => order_keys::<G, true, true>(at, game, picker, hash_move),
         }
     }
 
     #[inline(always)]
-    fn early_quiets<G: FastPaths>(state: &Histories, game: &G, ply: usize) -> [u16; 3] {
-        let [k0, k1] = state.killers(ply);
-        let counter = state.counter.get(game);
+    fn early_quiets<G: FastPaths>(_: &(), at: OrderContext<'_>, game: &G) -> [u16; 3] {
+        let [k0, k1] = at.histories.killers(at.ply);
+        let counter = at.histories.counter.get(game);
         [k0, k1, if counter == k0 || counter == k1 { 0 } else { counter }]
-    }
-
-    #[inline]
-    fn on_cutoff<G: FastPaths>(state: &mut Histories, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
-        if !game.is_quiet(m) {
-            return;
-        }
-        state.learn(game, m, depth, ply, tried);
-    }
-
-    #[inline(always)]
-    fn on_capture_cutoff<G: FastPaths>(state: &mut Histories, game: &G, m: G::Move, depth: i32, captures: &[G::Move]) {
-        state.learn_captures(game, m, depth, captures);
-    }
-
-    #[inline(always)]
-    fn on_make<G: FastPaths>(state: &mut Histories, game: &G, m: Option<G::Move>, ply: usize) {
-        state.note_move(game, m, ply);
-    }
-
-    #[inline(always)]
-    fn quiet_score<G: FastPaths>(state: &Histories, game: &G, m: G::Move, ply: usize) -> i32 {
-        state.quiet_score(game, m, ply)
-    }
-
-    #[inline(always)]
-    fn correction<G: FastPaths>(state: &Histories, game: &G) -> Score {
-        state.correction(game)
-    }
-
-    #[inline(always)]
-    fn learn_correction<G: FastPaths>(state: &mut Histories, game: &G, diff: Score, depth: i32) {
-        state.correction.update(game, diff, depth);
     }
 }
 
 /// [`Ordered`]'s keys, with the continuation history (`CONT`) and the capture history (`CAPS`) on or off.
 #[inline(always)]
 fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
-    state: &Histories,
+    at: OrderContext<'_>,
     game: &G,
     picker: &mut MovePicker<G::Move>,
-    ply: usize,
     hash_move: u16,
 ) {
-    let killers = state.killers(ply);
-    let counter = state.counter.get(game);
+    let h = at.histories;
+    let killers = h.killers(at.ply);
+    let counter = h.counter.get(game);
+    let previous = if CONT { h.previous(at.ply) } else { [0; 2] };
     picker.set_keys(|m| {
         let code = G::encode_move(m);
         if hash_move != 0 && code == hash_move {
@@ -259,7 +194,7 @@ fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
         let cap = if game.is_quiet(m) { 0 } else { game.capture_key(m) };
         if cap > 0 {
             if CAPS {
-                return CaptureHistory::key(GOOD_CAPTURE_KEY, cap, state.capture.get(game, m));
+                return CaptureHistory::key(GOOD_CAPTURE_KEY, cap, h.capture.get(game, m));
             }
             return GOOD_CAPTURE_KEY | cap;
         }
@@ -273,9 +208,9 @@ fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
         } else if code == counter {
             KILLER_KEY - 2
         } else if CONT {
-            state.quiet_score(game, m, ply)
+            h.main.get(G::move_key(m)) + h.continuation.get(previous, game.piece_to_key(m))
         } else {
-            state.main.get(G::move_key(m))
+            h.main.get(G::move_key(m))
         }
     })
 }
@@ -284,16 +219,28 @@ fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DynamicOrder;
 
-/// The state of [`DynamicOrder`]: [`Ordered`]'s, and whether it is used.
-#[derive(Debug, Default, Clone)]
+/// The state of [`DynamicOrder`]: whether it orders (as [`Ordered`]) or not.
+#[derive(Debug, Default, Clone, Copy)]
 pub struct DynamicOrderState {
     on: bool,
-    inner: Histories,
 }
 
 impl OrderPolicy for DynamicOrder {
     const NAME: &'static str = "dynamic";
     type State = DynamicOrderState;
+
+    fn new_state() -> DynamicOrderState {
+        DynamicOrderState { on: false }
+    }
+
+    fn configure(state: &mut DynamicOrderState, config: &VariantConfig) {
+        state.on = config.has(ID);
+    }
+
+    #[inline(always)]
+    fn learns(state: &DynamicOrderState) -> bool {
+        state.on
+    }
 
     #[inline(always)]
     fn hash_first(state: &DynamicOrderState) -> bool {
@@ -305,108 +252,25 @@ impl OrderPolicy for DynamicOrder {
         state.on.then_some(KILLER_KEY)
     }
 
-    fn new_state(move_keys: usize) -> DynamicOrderState {
-        DynamicOrderState { on: false, inner: Ordered::new_state(move_keys) }
-    }
-
-    fn configure<G: FastPaths>(
-        state: &mut DynamicOrderState,
-        config: &VariantConfig,
-        params: &Params,
-        additions: bool,
-    ) {
-        state.on = config.has(ID);
-        if state.on {
-            Ordered::configure::<G>(&mut state.inner, config, params, additions);
-        }
-    }
-
-    fn export(state: &DynamicOrderState) -> Option<Histories> {
-        state.on.then(|| state.inner.clone())
-    }
-
-    fn import(state: &mut DynamicOrderState, saved: &Histories) {
-        Ordered::import(&mut state.inner, saved);
-    }
-
     #[inline(always)]
     fn order<G: FastPaths>(
         state: &DynamicOrderState,
+        at: OrderContext<'_>,
         game: &G,
         picker: &mut MovePicker<G::Move>,
-        ply: usize,
         hash: u16,
     ) {
         if state.on {
-            Ordered::order(&state.inner, game, picker, ply, hash);
+            Ordered::order(&(), at, game, picker, hash);
         }
     }
 
     #[inline(always)]
-    fn early_quiets<G: FastPaths>(state: &DynamicOrderState, game: &G, ply: usize) -> [u16; 3] {
+    fn early_quiets<G: FastPaths>(state: &DynamicOrderState, at: OrderContext<'_>, game: &G) -> [u16; 3] {
         if state.on {
-            Ordered::early_quiets(&state.inner, game, ply)
+            Ordered::early_quiets(&(), at, game)
         } else {
             [0; 3]
-        }
-    }
-
-    #[inline(always)]
-    fn on_cutoff<G: FastPaths>(
-        state: &mut DynamicOrderState,
-        game: &G,
-        m: G::Move,
-        depth: i32,
-        ply: usize,
-        tried: &[G::Move],
-    ) {
-        if state.on {
-            Ordered::on_cutoff(&mut state.inner, game, m, depth, ply, tried);
-        }
-    }
-
-    #[inline(always)]
-    fn on_capture_cutoff<G: FastPaths>(
-        state: &mut DynamicOrderState,
-        game: &G,
-        m: G::Move,
-        depth: i32,
-        captures: &[G::Move],
-    ) {
-        if state.on {
-            Ordered::on_capture_cutoff(&mut state.inner, game, m, depth, captures);
-        }
-    }
-
-    #[inline(always)]
-    fn on_make<G: FastPaths>(state: &mut DynamicOrderState, game: &G, m: Option<G::Move>, ply: usize) {
-        if state.on {
-            Ordered::on_make(&mut state.inner, game, m, ply);
-        }
-    }
-
-    #[inline(always)]
-    fn quiet_score<G: FastPaths>(state: &DynamicOrderState, game: &G, m: G::Move, ply: usize) -> i32 {
-        if state.on {
-            Ordered::quiet_score(&state.inner, game, m, ply)
-        } else {
-            0
-        }
-    }
-
-    #[inline(always)]
-    fn correction<G: FastPaths>(state: &DynamicOrderState, game: &G) -> Score {
-        if state.on {
-            Ordered::correction(&state.inner, game)
-        } else {
-            0
-        }
-    }
-
-    #[inline(always)]
-    fn learn_correction<G: FastPaths>(state: &mut DynamicOrderState, game: &G, diff: Score, depth: i32) {
-        if state.on {
-            Ordered::learn_correction(&mut state.inner, game, diff, depth);
         }
     }
 }

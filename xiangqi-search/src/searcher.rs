@@ -3,6 +3,7 @@
 
 use crate::config::VariantConfig;
 use crate::game::{mate_moves, Evaluator, FastPaths, MoveBuf, Score, INFINITY, MAX_PLY};
+use crate::history::Histories;
 use crate::limits::Limits;
 use crate::ordering::OrderPolicy;
 use crate::policy::{Additions, Form, NodeKind, Observer, Search, Silent, Variant};
@@ -58,7 +59,10 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     pub(crate) stats: Stats,
     pub(crate) stopped: bool,
     pub(crate) tt: Option<Arc<TranspositionTable>>,
+    /// The ordering policy's own state.
     pub(crate) order: <V::Order as OrderPolicy>::State,
+    /// The history tables ([`crate::history`]), kept when the ordering learns ([`OrderPolicy::learns`]).
+    pub(crate) histories: Histories,
     pub(crate) pv: Vec<Option<G::Move>>,
     /// The state of each ply of the current line ([`StackEntry`]), from the root (`stack[0]`) down.
     pub(crate) stack: Vec<StackEntry>,
@@ -100,7 +104,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             stats: Stats::default(),
             stopped: false,
             tt: None,
-            order: V::Order::new_state(G::MOVE_KEYS),
+            order: V::Order::new_state(),
+            histories: Histories::new(G::MOVE_KEYS),
             pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
             stack: vec![StackEntry::EMPTY; MAX_PLY + 2],
             root_depth: 0,
@@ -165,7 +170,10 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         mut on_iteration: impl FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.limits = limits.clone();
-        V::Order::configure::<G>(&mut self.order, &self.config, &self.params, V::Additions::ENABLED);
+        V::Order::configure(&mut self.order, &self.config);
+        if V::Order::learns(&self.order) {
+            self.histories.configure::<G>(&self.config, &self.params, V::Additions::ENABLED);
+        }
         self.start = limits.start.unwrap_or_else(Instant::now);
         self.stopped = false;
         self.reported_nodes = 0;
@@ -431,6 +439,15 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         }
     }
 
+    /// Notes the move `m` about to be made at `ply` (`None`: the null move) in the line the continuation history
+    /// reads, when the variant has the engine's additions and the ordering learns.
+    #[inline(always)]
+    pub(crate) fn note_move(&mut self, m: Option<G::Move>, ply: usize) {
+        if V::Additions::ENABLED && V::Order::learns(&self.order) {
+            self.histories.note_move(&self.game, m, ply);
+        }
+    }
+
     /// Takes the null move back.
     #[inline(always)]
     pub(crate) fn unmake_null(&mut self) {
@@ -518,9 +535,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
 
     #[inline(always)]
     fn pass(&mut self, ply: usize) {
-        if V::Additions::ENABLED {
-            V::Order::on_make(&mut self.order, &self.game, None, ply);
-        }
+        self.note_move(None, ply);
         self.make_null();
         // After a pass the side to move is the one that was not to move: never in check in a legal position.
         self.stack[ply + 1].in_check = false;
@@ -538,9 +553,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Search 
 
     #[inline(always)]
     fn make_child(&mut self, m: G::Move, ply: usize) {
-        if V::Additions::ENABLED {
-            V::Order::on_make(&mut self.order, &self.game, Some(m), ply);
-        }
+        self.note_move(Some(m), ply);
         self.make(m);
         self.stack[ply + 1].in_check = self.game.in_check();
     }

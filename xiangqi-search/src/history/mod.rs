@@ -34,7 +34,11 @@ pub use killers::Killers;
 pub use main::MainHistory;
 pub use stats::{Bonus, Scale};
 
+use crate::config::VariantConfig;
 use crate::game::{FastPaths, Score, MAX_PLY};
+use crate::registry::Params;
+use crate::techniques::history_scale::{self, HistoryScale};
+use crate::techniques::{capture_history, continuation_history, correction_history};
 
 /// The history tables of a search, which [`crate::SearchMemory`] keeps from one search of a game to the next.
 /// The continuation, capture and correction histories are empty while their techniques are off.
@@ -70,19 +74,16 @@ impl Histories {
         }
     }
 
-    /// Switches the continuation, capture and correction histories on or off for a game `G` (when a search
-    /// starts: a table is allocated when it is switched on, and kept while it stays on), and sets the scale.
-    pub(crate) fn configure<G: FastPaths>(
-        &mut self,
-        continuation: bool,
-        captures: bool,
-        correction: bool,
-        scale: Scale,
-    ) {
-        self.scale = scale;
-        self.continuation.switch::<G>(continuation);
-        self.capture.switch::<G>(captures);
-        self.correction.switch(correction);
+    /// Switches the continuation, capture and correction histories on or off for a game `G` as the variant
+    /// `config` says (off without the engine's `additions`; a table is allocated when it is switched on, and kept
+    /// while it stays on), and sets the scale (`hscale`'s, from `params`, or the spec's). Called when a search
+    /// starts.
+    pub(crate) fn configure<G: FastPaths>(&mut self, config: &VariantConfig, params: &Params, additions: bool) {
+        let on = |id| additions && config.has(id);
+        self.scale = Scale::new(on(history_scale::ID).then(|| HistoryScale::scale(params)));
+        self.continuation.switch::<G>(on(continuation_history::ID));
+        self.capture.switch::<G>(on(capture_history::ID));
+        self.correction.switch(on(correction_history::ID));
     }
 
     /// Starts from `saved`: the tables that have the same size carry over (tables of another game, with other
