@@ -101,6 +101,7 @@ mod run;
 mod searcher;
 pub mod skill;
 mod smp;
+mod stack;
 mod stats;
 pub mod synthetic;
 pub mod techniques;

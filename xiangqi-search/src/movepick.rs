@@ -169,12 +169,23 @@ mod tests {
     use crate::game::GameTree;
     use crate::history::Histories;
     use crate::ordering::Ordered;
+    use crate::stack::Stack;
     use xiangqi_core::{Move, Position};
 
-    /// A position and the histories, as a node sees them.
+    /// A position, the histories and the stack, as a node sees them.
     struct Node {
         game: Position,
         histories: Histories,
+        stack: Stack,
+    }
+
+    impl Node {
+        /// What a quiet cutoff by `m` in `game` at `ply` teaches (as the node's cutoff does), after the quiet
+        /// moves `tried`.
+        fn learn(&mut self, game: &Position, m: Move, depth: i32, ply: usize, tried: &[Move]) {
+            self.stack.learn_killer(ply, Position::encode_move(m));
+            self.histories.learn(game, m, depth, self.stack.previous(ply), tried);
+        }
     }
 
     /// What one generation of every move, keyed at once, hands out: the hash move first, then the legal moves
@@ -184,7 +195,7 @@ mod tests {
         let ks = s.game.legality();
         let mut picker = MovePicker::new();
         s.game.generate_lazy(&ks, GenType::All, picker.moves_mut());
-        Ordered::order(&(), OrderContext::new(&s.histories, 0), &s.game, &mut picker, hash);
+        Ordered::order(&(), OrderContext::new(&s.histories, &s.stack, 0), &s.game, &mut picker, hash);
         while let Some(m) = picker.next() {
             if !out.contains(&m) && s.game.is_legal_generated(&ks, m) {
                 out.push(m);
@@ -205,7 +216,7 @@ mod tests {
             let quiets: Vec<Move> = legal.iter().copied().filter(|m| pos.piece_at(m.to()).is_none()).collect();
             // Killers and a countermove from this position, or a killer from two plies before (which may be
             // illegal or a capture by now), and history from cutoffs with quiet moves tried before them.
-            let mut s = Node { game: pos.clone(), histories: Histories::new(Position::MOVE_KEYS) };
+            let mut s = Node { game: pos.clone(), histories: Histories::new(Position::MOVE_KEYS), stack: Stack::new() };
             let mut back = pos.clone();
             back.unmake_move();
             back.unmake_move();
@@ -217,22 +228,24 @@ mod tests {
                 old = vec![c];
             }
             if !old.is_empty() {
-                s.histories.learn(&back, old[step % old.len()], 3, 0, &[]);
+                s.learn(&back, old[step % old.len()], 3, 0, &[]);
             }
             if !quiets.is_empty() {
                 if step % 3 != 0 {
-                    s.histories.learn(&s.game, quiets[(step + 1) % quiets.len()], 2, 0, &[]);
+                    s.learn(&s.game.clone(), quiets[(step + 1) % quiets.len()], 2, 0, &[]);
                 }
-                s.histories.learn(&s.game, quiets[step % quiets.len()], 4, 0, &quiets[..3.min(quiets.len())]);
+                s.learn(&s.game.clone(), quiets[step % quiets.len()], 4, 0, &quiets[..3.min(quiets.len())]);
                 for (i, &h) in quiets.iter().enumerate().skip(3).step_by(4) {
-                    s.histories.learn(&s.game, h, 1 + i as i32 % 5, 7, &[]);
+                    s.learn(&s.game.clone(), h, 1 + i as i32 % 5, 7, &[]);
                 }
             }
             let hash = legal[(step * 7) % legal.len()].raw();
             for hash in [0, hash] {
                 let mut nm = NodeMoves::new(hash);
                 let mut staged = Vec::new();
-                while let Some(m) = nm.next::<Ordered>(&s.game, &(), OrderContext::new(&s.histories, 0), |_| true) {
+                while let Some(m) =
+                    nm.next::<Ordered>(&s.game, &(), OrderContext::new(&s.histories, &s.stack, 0), |_| true)
+                {
                     staged.push(m);
                 }
                 assert_eq!(staged, single_generation(&s, hash), "order differs in {}", pos.fen());

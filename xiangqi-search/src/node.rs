@@ -72,7 +72,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         }
         if V::Order::learns(&self.order) {
             if self.game.is_quiet(m) {
-                self.histories.learn(&self.game, m, depth, ply, &tried.quiets);
+                self.stack.learn_killer(ply, G::encode_move(m));
+                self.histories.learn(&self.game, m, depth, self.stack.previous(ply), &tried.quiets);
             }
             if V::Additions::ENABLED {
                 self.histories.learn_captures(&self.game, m, depth, &tried.captures);
@@ -89,7 +90,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// The next legal move of the node at `ply`, in the variant's order (see [`NodeMoves::next`]).
     #[inline(always)]
     pub(crate) fn next_move(&self, nm: &mut NodeMoves<G>, ply: usize) -> Option<G::Move> {
-        let at = OrderContext::new(&self.histories, ply);
+        let at = OrderContext::new(&self.histories, &self.stack, ply);
         nm.next::<V::Order>(&self.game, &self.order, at, |m| self.root_allows(m))
     }
 
@@ -202,13 +203,14 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         let mut tried = Tried::new();
         let skip = self.skip_rule(&node);
         let history_on = self.reads_history();
+        let previous = if history_on { self.stack.previous(ply) } else { [0; 2] };
         let mut i = 0;
         while let Some(m) = self.next_move(&mut moves, ply) {
             if node.excluding() && G::encode_move(m) == node.excluded {
                 continue;
             }
             let quiet = V::Additions::ENABLED && self.game.is_quiet(m);
-            let history = if quiet && history_on { self.histories.quiet_score(&self.game, m, ply) } else { 0 };
+            let history = if quiet && history_on { self.histories.quiet_score(&self.game, m, previous) } else { 0 };
             self.trace(|s| s.step_at(Label::Next, ply, depth, alpha, beta).best(best).with_move(m));
             self.observer.edge(ply, Some(m));
             // Hook: skip a move without making it (futility, late move pruning, history pruning).

@@ -7,6 +7,7 @@ use crate::game::FastPaths;
 use crate::history::Histories;
 use crate::picker::MovePicker;
 use crate::registry::{Forms, Group, Technique, TechniqueId};
+use crate::stack::Stack;
 use crate::techniques::capture_history::CaptureHistory;
 
 /// Ordering's entry in the registry ([`crate::techniques::TECHNIQUES`]).
@@ -27,18 +28,20 @@ pub const TECHNIQUE: Technique = Technique {
 /// Ordering's place in the registry.
 pub const ID: TechniqueId = TechniqueId::new(3);
 
-/// What an ordering reads of the search when it keys a node's moves: the histories and the node's ply.
+/// What an ordering reads of the search when it keys a node's moves: the histories, and the stack of the line
+/// at the node's ply (its killers, the moves before it).
 #[derive(Debug, Clone, Copy)]
 pub struct OrderContext<'a> {
     histories: &'a Histories,
+    stack: &'a Stack,
     ply: usize,
 }
 
 impl<'a> OrderContext<'a> {
-    /// The context of the node at `ply` of a search with `histories`.
+    /// The context of the node at `ply` of a search with `histories` and `stack`.
     #[inline(always)]
-    pub(crate) fn new(histories: &'a Histories, ply: usize) -> OrderContext<'a> {
-        OrderContext { histories, ply }
+    pub(crate) fn new(histories: &'a Histories, stack: &'a Stack, ply: usize) -> OrderContext<'a> {
+        OrderContext { histories, stack, ply }
     }
 
     /// The node's ply.
@@ -168,7 +171,7 @@ impl OrderPolicy for Ordered {
 
     #[inline(always)]
     fn early_quiets<G: FastPaths>(_: &(), at: OrderContext<'_>, game: &G) -> [u16; 3] {
-        let [k0, k1] = at.histories.killers(at.ply);
+        let [k0, k1] = at.stack.killers(at.ply);
         let counter = at.histories.counter.get(game);
         [k0, k1, if counter == k0 || counter == k1 { 0 } else { counter }]
     }
@@ -183,9 +186,9 @@ fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
     hash_move: u16,
 ) {
     let h = at.histories;
-    let killers = h.killers(at.ply);
+    let killers = at.stack.killers(at.ply);
     let counter = h.counter.get(game);
-    let previous = if CONT { h.previous(at.ply) } else { [0; 2] };
+    let previous = if CONT { at.stack.previous(at.ply) } else { [0; 2] };
     picker.set_keys(|m| {
         let code = G::encode_move(m);
         if hash_move != 0 && code == hash_move {

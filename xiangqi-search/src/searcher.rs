@@ -1,13 +1,15 @@
 //! The searcher: one variant on one game, its tables, the root, iterative deepening with aspiration windows, stop
-//! conditions, and what the node functions ([`crate::node`]) and the move picker ([`crate::movepick`], [`crate::picker`]) share.
+//! conditions, and what the node functions ([`crate::node`]) and the move picker ([`crate::movepick`], [`crate::picker`]) share:
+//! the histories ([`crate::history`]) and the stack of per-ply state (`stack.rs`).
 
 use crate::config::VariantConfig;
 use crate::game::{mate_moves, Evaluator, FastPaths, MoveBuf, Score, INFINITY, MAX_PLY};
-use crate::history::Histories;
+use crate::history::{ContinuationHistory, Histories};
 use crate::limits::Limits;
 use crate::ordering::OrderPolicy;
 use crate::policy::{Additions, Form, NodeKind, Observer, Search, Silent, Variant};
 use crate::registry::Params;
+use crate::stack::Stack;
 use crate::stats::{Line, SearchResult, Stats};
 use crate::techniques::aspiration::{self, Aspiration};
 use crate::techniques::late_move_reductions::LmrTable;
@@ -19,28 +21,6 @@ use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The search's state at one ply of the current line, as Stockfish's `Stack`: what a node leaves for its
-/// children and what they read back. One entry per ply, allocated with the searcher. (The killers and the moves of
-/// the line that key the continuation history are the ordering's, in [`crate::OrderState`]: they go with it from
-/// one search of a game to the next.)
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct StackEntry {
-    /// Whether the side to move is in check, set by the parent after its move (the engine's additions need it at
-    /// every node; computing it once saves a second attack test).
-    pub(crate) in_check: bool,
-    /// The static evaluation (`-INFINITY` in check, or without the engine's additions), for the improving signal.
-    pub(crate) static_eval: Score,
-    /// The move a singular extension's search leaves out (packed; 0 for none).
-    pub(crate) excluded: u16,
-    /// The length of the principal variation found from this ply (in the searcher's triangular `pv` table).
-    pub(crate) pv_len: usize,
-}
-
-impl StackEntry {
-    /// A ply not reached yet.
-    const EMPTY: StackEntry = StackEntry { in_check: false, static_eval: -INFINITY, excluded: 0, pv_len: 0 };
-}
 
 /// Runs one variant `V` on a game `G` with an evaluator `E`, watched by `W` (nothing by default).
 pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G> = Silent> {
@@ -64,8 +44,9 @@ pub struct Searcher<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Obser
     /// The history tables ([`crate::history`]), kept when the ordering learns ([`OrderPolicy::learns`]).
     pub(crate) histories: Histories,
     pub(crate) pv: Vec<Option<G::Move>>,
-    /// The state of each ply of the current line ([`StackEntry`]), from the root (`stack[0]`) down.
-    pub(crate) stack: Vec<StackEntry>,
+    /// The state of each ply of the current line ([`crate::stack::StackEntry`]), from the root (`stack[0]`)
+    /// down.
+    pub(crate) stack: Stack,
     /// The depth of the root's current iteration (singular extension extends only within twice that many plies).
     pub(crate) root_depth: i32,
     pub(crate) excluded: SmallVec<[G::Move; 8]>,
@@ -107,7 +88,7 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
             order: V::Order::new_state(),
             histories: Histories::new(G::MOVE_KEYS),
             pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
-            stack: vec![StackEntry::EMPTY; MAX_PLY + 2],
+            stack: Stack::new(),
             root_depth: 0,
             excluded: SmallVec::new(),
             lmr: LmrTable::default(),
@@ -443,8 +424,8 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
     /// reads, when the variant has the engine's additions and the ordering learns.
     #[inline(always)]
     pub(crate) fn note_move(&mut self, m: Option<G::Move>, ply: usize) {
-        if V::Additions::ENABLED && V::Order::learns(&self.order) {
-            self.histories.note_move(&self.game, m, ply);
+        if V::Additions::ENABLED && V::Order::learns(&self.order) && self.histories.continuation.is_on() {
+            self.stack.set_current(ply, ContinuationHistory::key(&self.game, m));
         }
     }
 

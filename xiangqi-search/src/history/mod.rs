@@ -11,7 +11,8 @@
 //! | killers | [`Killers`] | ply | a quiet cutoff at the ply | the ordering, right after the good captures |
 //!
 //! The main, continuation and capture histories learn with gravity under one [`Scale`] (the spec's, or `hscale`'s).
-//! [`Histories`] gathers the tables that outlive a search (the killers go with the plies); a technique's file
+//! [`Histories`] gathers the tables that outlive a search (the killers go with the plies, in the searcher's
+//! stack, `stack.rs`, beside the line's continuation keys); a technique's file
 //! (`techniques/capture_history.rs`, `continuation_history.rs`, `correction_history.rs`, `history_scale.rs`)
 //! keeps its registry entry, its parameters and the decision of when its table is on and read, and this module
 //! what the table is and how it learns. The split follows the two questions a reader asks: "what does `caphist`
@@ -35,7 +36,7 @@ pub use main::MainHistory;
 pub use stats::{Bonus, Scale};
 
 use crate::config::VariantConfig;
-use crate::game::{FastPaths, Score, MAX_PLY};
+use crate::game::{FastPaths, Score};
 use crate::registry::Params;
 use crate::techniques::history_scale::{self, HistoryScale};
 use crate::techniques::{capture_history, continuation_history, correction_history};
@@ -56,22 +57,12 @@ pub struct Histories {
     pub(crate) correction: CorrectionHistory,
     /// How the main, continuation and capture histories learn (`hscale`).
     pub(crate) scale: Scale,
-    /// The killers of each ply.
-    killers: Vec<Killers>,
-    /// The continuation key ([`ContinuationHistory::key`]) of the move made at each ply of the current line.
-    line: Vec<u32>,
 }
 
 impl Histories {
     /// Empty tables for a game with `move_keys` distinct move keys.
     pub(crate) fn new(move_keys: usize) -> Histories {
-        Histories {
-            main: MainHistory::new(move_keys),
-            counter: CounterMoves::new(move_keys),
-            killers: vec![Killers::NONE; MAX_PLY + 1],
-            line: vec![0; MAX_PLY + 2],
-            ..Histories::default()
-        }
+        Histories { main: MainHistory::new(move_keys), counter: CounterMoves::new(move_keys), ..Histories::default() }
     }
 
     /// Switches the continuation, capture and correction histories on or off for a game `G` as the variant
@@ -104,34 +95,13 @@ impl Histories {
         }
     }
 
-    /// The two killer moves of `ply`.
+    /// The statistics of the quiet move `m` after the moves with continuation keys `previous` (one and two plies
+    /// back, as the searcher's stack keeps them): its main history plus its continuation history.
     #[inline(always)]
-    pub(crate) fn killers(&self, ply: usize) -> [u16; 2] {
-        self.killers[ply.min(MAX_PLY)].moves()
-    }
-
-    /// Notes the move `m` made at `ply` in `game` (before it is made; `None`: the null move), for the continuation
-    /// history.
-    #[inline(always)]
-    pub(crate) fn note_move<G: FastPaths>(&mut self, game: &G, m: Option<G::Move>, ply: usize) {
-        if self.continuation.is_on() && ply <= MAX_PLY {
-            self.line[ply] = ContinuationHistory::key(game, m);
-        }
-    }
-
-    /// The continuation keys of the moves one and two plies before `ply` (0 when there is none).
-    #[inline(always)]
-    pub(crate) fn previous(&self, ply: usize) -> [u32; 2] {
-        let back = |b: usize| if ply >= b { self.line[ply - b] } else { 0 };
-        [back(1), back(2)]
-    }
-
-    /// The statistics of the quiet move `m` at `ply`: its main history plus its continuation history.
-    #[inline(always)]
-    pub(crate) fn quiet_score<G: FastPaths>(&self, game: &G, m: G::Move, ply: usize) -> i32 {
+    pub fn quiet_score<G: FastPaths>(&self, game: &G, m: G::Move, previous: [u32; 2]) -> i32 {
         let h = self.main.get(G::move_key(m));
         if self.continuation.is_on() {
-            h + self.continuation.get(self.previous(ply), game.piece_to_key(m))
+            h + self.continuation.get(previous, game.piece_to_key(m))
         } else {
             h
         }
@@ -143,21 +113,27 @@ impl Histories {
         self.correction.correction(game)
     }
 
-    /// Learns from the quiet move `m` that caused a beta cutoff at `ply` with `depth` remaining, after the quiet
-    /// moves in `tried` failed to: `m` becomes the ply's first killer and the countermove of the opponent's last
-    /// move; its main and continuation histories gain and theirs lose.
+    /// Learns from the quiet move `m` that caused a beta cutoff with `depth` remaining after the moves with
+    /// continuation keys `previous`, the quiet moves in `tried` having failed to: `m` becomes the countermove of
+    /// the opponent's last move; its main and continuation histories gain and theirs lose. (The killers are the
+    /// stack's.)
     #[inline]
-    pub(crate) fn learn<G: FastPaths>(&mut self, game: &G, m: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
-        let code = G::encode_move(m);
-        self.killers[ply.min(MAX_PLY)].push(code);
-        self.counter.set(game, code);
+    pub(crate) fn learn<G: FastPaths>(
+        &mut self,
+        game: &G,
+        m: G::Move,
+        depth: i32,
+        previous: [u32; 2],
+        tried: &[G::Move],
+    ) {
+        self.counter.set(game, G::encode_move(m));
         let bonus = self.scale.bonus(depth);
         self.main.update(G::move_key(m), bonus);
         for &q in tried {
             self.main.update(G::move_key(q), bonus.malus());
         }
         if self.continuation.is_on() {
-            self.continuation.learn(game, self.previous(ply), m, tried, bonus);
+            self.continuation.learn(game, previous, m, tried, bonus);
         }
     }
 
