@@ -8,7 +8,8 @@
 //! reductions at the negamax node's hooks, aspiration windows and time management at the root, quiescence pruning in
 //! quiescence, the verified null move in the null-move slot, the histories of move ordering) live one file each in
 //! [`techniques`], with their parameters and sources (the table there lists them, checked against the registry by a
-//! test), and are compiled in with [`EngineAdditions`].
+//! test), and are compiled in with [`EngineAdditions`]. The history tables they read and how each learns are one
+//! module, [`history`] (as Stockfish's `history.h`); the orderings ([`ordering`]) key moves from them.
 //!
 //! One list, the registry ([`techniques::TECHNIQUES`]), names every technique: its name in a variant string, what
 //! it needs, whether the engine has it, its statistics counters, its tunable parameters. A variant chosen at run time is a

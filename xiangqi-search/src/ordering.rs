@@ -46,8 +46,27 @@ impl<'a> OrderContext<'a> {
 
     /// The node's ply.
     #[inline(always)]
-    pub(crate) fn ply(&self) -> usize {
+    pub fn ply(&self) -> usize {
         self.ply
+    }
+
+    /// The search's histories.
+    #[inline(always)]
+    pub fn histories(&self) -> &'a Histories {
+        self.histories
+    }
+
+    /// The killers of the node's ply (packed moves, the latest first; 0 for none).
+    #[inline(always)]
+    pub fn killers(&self) -> [u16; 2] {
+        self.stack.killers(self.ply)
+    }
+
+    /// The continuation keys of the moves one and two plies back
+    /// ([`crate::history::ContinuationHistory::key`]; 0 for none).
+    #[inline(always)]
+    pub fn previous(&self) -> [u32; 2] {
+        self.stack.previous(self.ply)
     }
 }
 
@@ -72,7 +91,7 @@ pub trait OrderPolicy: 'static {
     /// hash move cuts off generates nothing.
     fn hash_first(state: &Self::State) -> bool;
     /// `Some(k)` when the policy keys every quiet move at most `k`: a node then generates its moves in stages,
-    /// as Stockfish's move picker does. First the captures ([`GenType::Captures`]),
+    /// as Stockfish's move picker does. First the captures ([`crate::GenType::Captures`]),
     /// handed out while one keyed above `k` is left; then the quiet moves of [`OrderPolicy::early_quiets`], each
     /// checked for legality on its own; only then the other quiet moves, with the captures left. A node cut off by
     /// a capture or a killer never generates its quiet moves. The order is the one a single generation would
@@ -171,7 +190,7 @@ impl OrderPolicy for Ordered {
 
     #[inline(always)]
     fn early_quiets<G: FastPaths>(_: &(), at: OrderContext<'_>, game: &G) -> [u16; 3] {
-        let [k0, k1] = at.stack.killers(at.ply);
+        let [k0, k1] = at.killers();
         let counter = at.histories.counter.get(game);
         [k0, k1, if counter == k0 || counter == k1 { 0 } else { counter }]
     }
@@ -186,9 +205,9 @@ fn order_keys<G: FastPaths, const CONT: bool, const CAPS: bool>(
     hash_move: u16,
 ) {
     let h = at.histories;
-    let killers = at.stack.killers(at.ply);
+    let killers = at.killers();
     let counter = h.counter.get(game);
-    let previous = if CONT { at.stack.previous(at.ply) } else { [0; 2] };
+    let previous = if CONT { at.previous() } else { [0; 2] };
     picker.set_keys(|m| {
         let code = G::encode_move(m);
         if hash_move != 0 && code == hash_move {

@@ -60,6 +60,30 @@ pub struct Histories {
 }
 
 impl Histories {
+    /// The main history.
+    #[inline(always)]
+    pub fn main(&self) -> &MainHistory {
+        &self.main
+    }
+
+    /// The countermoves.
+    #[inline(always)]
+    pub fn counter(&self) -> &CounterMoves {
+        &self.counter
+    }
+
+    /// The continuation history (empty while `conthist` is off).
+    #[inline(always)]
+    pub fn continuation(&self) -> &ContinuationHistory {
+        &self.continuation
+    }
+
+    /// The capture history (empty while `caphist` is off).
+    #[inline(always)]
+    pub fn capture(&self) -> &CaptureHistory {
+        &self.capture
+    }
+
     /// Empty tables for a game with `move_keys` distinct move keys.
     pub(crate) fn new(move_keys: usize) -> Histories {
         Histories { main: MainHistory::new(move_keys), counter: CounterMoves::new(move_keys), ..Histories::default() }
