@@ -73,7 +73,9 @@ impl<G: FastPaths, E: Evaluator<G, G::Move>, V: Variant, W: Observer<G>> Searche
         if V::Order::learns(&self.order) {
             if self.game.is_quiet(m) {
                 self.stack.learn_killer(ply, G::encode_move(m));
-                self.histories.learn(&self.game, m, depth, self.stack.previous(ply), &tried.quiets);
+                let on = self.histories.continuation.is_on();
+                let previous = if on { self.stack.previous(ply) } else { [0; 2] };
+                self.histories.learn(&self.game, m, depth, previous, &tried.quiets);
             }
             if V::Additions::ENABLED {
                 self.histories.learn_captures(&self.game, m, depth, &tried.captures);
