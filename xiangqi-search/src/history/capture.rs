@@ -45,10 +45,4 @@ impl CaptureHistory {
         let i = self.index(game, m);
         bonus.apply(&mut self.table[i]);
     }
-
-    /// The table's length, to tell a table of another game.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.table.len()
-    }
 }

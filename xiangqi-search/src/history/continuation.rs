@@ -66,10 +66,4 @@ impl ContinuationHistory {
             }
         }
     }
-
-    /// The table's length, to tell a table of another game.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.table.len()
-    }
 }

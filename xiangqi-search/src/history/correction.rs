@@ -83,12 +83,6 @@ impl CorrectionHistory {
         let target = diff.clamp(-Self::LIMIT, Self::LIMIT) * Self::GRAIN;
         *entry = (*entry * (Self::SCALE - w) + target * w) / Self::SCALE;
     }
-
-    /// The tables' length, to tell a table of another game.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.table.len()
-    }
 }
 
 #[cfg(test)]

@@ -101,21 +101,16 @@ impl Histories {
         self.correction.switch(on(correction_history::ID));
     }
 
-    /// Starts from `saved`: the tables that have the same size carry over (tables of another game, with other
-    /// move keys, are ignored, and so are tables switched off here).
+    /// Starts from `saved`, what an earlier search of the same game learnt: every table carries over (tables of
+    /// another game, with other move keys, are ignored). A search imports before it configures: [`Histories::configure`]
+    /// then keeps a table that stays on and frees one switched off.
     pub(crate) fn import(&mut self, saved: &Histories) {
         if saved.main.len() == self.main.len() {
             self.main.clone_from(&saved.main);
             self.counter.clone_from(&saved.counter);
-            if saved.continuation.len() == self.continuation.len() {
-                self.continuation.clone_from(&saved.continuation);
-            }
-            if saved.capture.len() == self.capture.len() {
-                self.capture.clone_from(&saved.capture);
-            }
-            if saved.correction.len() == self.correction.len() {
-                self.correction.clone_from(&saved.correction);
-            }
+            self.continuation.clone_from(&saved.continuation);
+            self.capture.clone_from(&saved.capture);
+            self.correction.clone_from(&saved.correction);
         }
     }
 
@@ -175,5 +170,46 @@ impl Histories {
         for &c in tried {
             self.capture.update(game, c, bonus.malus());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Histories;
+    use crate::game::{FastPaths, GameTree};
+    use crate::params::Params;
+    use crate::VariantConfig;
+    use xiangqi_core::Position;
+
+    /// What a search of a game learnt in every table reaches the next search of the game, which imports it into
+    /// fresh tables before it switches its techniques on (as a run does); a table the next search switches off is
+    /// freed, and tables of another game are ignored.
+    #[test]
+    fn every_table_carries_over_to_the_next_search_of_a_game() {
+        let config: VariantConfig = "engine+conthist+caphist+corrhist".parse().unwrap();
+        let params = Params::default();
+        let game = Position::startpos();
+        let mut first = Histories::new(Position::MOVE_KEYS);
+        first.configure::<Position>(&config, &params, true);
+        let quiet = game.legal_moves()[0];
+        let tried = [game.legal_moves()[1]];
+        first.learn(&game, quiet, 6, [3, 0], &tried);
+        first.correction.update(&game, 50, 8);
+        let mut next = Histories::new(Position::MOVE_KEYS);
+        next.import(&first);
+        next.configure::<Position>(&config, &params, true);
+        let pt = game.piece_to_key(quiet);
+        assert!(next.main.get(Position::move_key(quiet)) > 0);
+        assert_eq!(next.continuation.get([3, 0], pt), first.continuation.get([3, 0], pt));
+        assert!(next.continuation.get([3, 0], pt) > 0);
+        assert_eq!(next.correction(&game), first.correction(&game));
+        assert!(next.correction(&game) > 0);
+        let mut off = Histories::new(Position::MOVE_KEYS);
+        off.import(&first);
+        off.configure::<Position>(&"engine".parse().unwrap(), &params, true);
+        assert!(!off.continuation.is_on() && !off.capture.is_on() && !off.correction.is_on());
+        let mut other = Histories::new(7);
+        other.import(&first);
+        assert!(!other.continuation.is_on());
     }
 }
