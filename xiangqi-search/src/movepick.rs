@@ -1,5 +1,5 @@
 //! The node's stages, as Stockfish's `movepick.cpp` arranges them: the hash move before any generation, the
-//! captures, the killers and the countermove, then the quiet moves ([`NodeMoves`]), handed out by the
+//! captures, the killers and the countermove, then the quiet moves (`NodeMoves`), handed out by the
 //! [`MovePicker`] (`picker.rs`) in the order the variant's [`OrderPolicy`] (`ordering.rs`) keys them.
 
 use crate::game::{FastPaths, GenType};

@@ -17,7 +17,9 @@
 //! keeps its registry entry, its parameters and the decision of when its table is on and read, and this module
 //! what the table is and how it learns. The split follows the two questions a reader asks: "what does `caphist`
 //! do?" (its file) and "how does the capture history learn?" (here, next to the other tables and the gravity they
-//! share), and a table is a value with its rule, so the aggregate is a plain list of them.
+//! share). A table is a value with its rule, so [`Histories`] is a list of them plus what one cutoff teaches them
+//! together (Stockfish's `update_all_stats`: `Histories::learn`, `Histories::learn_captures`), which the
+//! node calls when the ordering learns ([`crate::OrderPolicy::learns`]); the ordering only reads them.
 
 mod capture;
 mod continuation;
