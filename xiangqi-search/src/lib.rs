@@ -8,7 +8,7 @@
 //! reductions at the negamax node's hooks, aspiration windows and time management at the root, quiescence pruning in
 //! quiescence, the verified null move in the null-move slot, the histories of move ordering) live one file each in
 //! [`techniques`], with their parameters and sources (the table there lists them, checked against the registry by a
-//! test), and are compiled in with [`EngineAdditions`]. The history tables they read and how each learns are one
+//! test), and are compiled in with [`SwitchedAdditions`]. The history tables they read and how each learns are one
 //! module, [`history`] (as Stockfish's `history.h`); the orderings ([`ordering`]) key moves from them.
 //!
 //! One list, the registry ([`techniques::TECHNIQUES`]), names every technique: its name in a variant string, what
@@ -125,7 +125,7 @@ pub use memory::SearchMemory;
 pub use options::ENGINE_VARIANT;
 pub use params::{Param, ParamError, Params};
 pub use policy::{
-    Additions, EngineAdditions, Exit, Label, NoAdditions, Node, NodeEval, NodeKind, Observer, Silent, Step,
+    Additions, Exit, Label, NoAdditions, Node, NodeEval, NodeKind, Observer, Silent, Step, SwitchedAdditions,
 };
 pub use policy::{
     AlphaBetaForm, AlphaBetaHardForm, ChildNode, ChildPolicy, Compose, Form, FullWindow, GenerationOrder, LeafPolicy,
@@ -166,4 +166,4 @@ pub type PvsNmpQs = Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, Principa
 /// The `engine` preset as a fixed composition (what the playing engine, [`SearchEngine`], runs): PVS, verified
 /// null move, quiescence, ordering and the engine's additions.
 pub type EnginePreset =
-    Compose<NegamaxAbSoftForm, Quiescence, VerifiedNullMove, PrincipalVariation, Ordered, EngineAdditions>;
+    Compose<NegamaxAbSoftForm, Quiescence, VerifiedNullMove, PrincipalVariation, Ordered, SwitchedAdditions>;

@@ -60,7 +60,7 @@ pub enum Group {
     /// composition ([`crate::policy`]), switched on freely.
     Spec,
     /// One of the engine's additions: a call at one of the negamax node's hooks (or the root's), compiled in only
-    /// with [`crate::EngineAdditions`] and switched at run time.
+    /// with [`crate::SwitchedAdditions`] and switched at run time.
     Addition,
 }
 

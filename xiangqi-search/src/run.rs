@@ -9,8 +9,8 @@ use crate::memory::SearchMemory;
 use crate::ordering;
 use crate::policy::{child, null_move, quiescence};
 use crate::policy::{
-    Additions, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, EngineAdditions,
-    NegamaxAbSoftForm, NoAdditions, NullMove, Observer, OrderPolicy, Ordered, PrincipalVariation, Quiescence, Silent,
+    Additions, Compose, DynamicChild, DynamicForm, DynamicLeaf, DynamicNull, DynamicOrder, NegamaxAbSoftForm,
+    NoAdditions, NullMove, Observer, OrderPolicy, Ordered, PrincipalVariation, Quiescence, Silent, SwitchedAdditions,
     Variant,
 };
 use crate::registry::Group;
@@ -127,7 +127,7 @@ impl VariantConfig {
         if config.is_engine() && pvs_nmp_qs_order && config.has(verified_null::ID) {
             go!(crate::EnginePreset)
         } else if config.is_engine() || any_addition {
-            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<ChosenNull>, DynamicChild, DynamicOrder, EngineAdditions>)
+            go!(Compose<DynamicForm, DynamicLeaf, DynamicNull<ChosenNull>, DynamicChild, DynamicOrder, SwitchedAdditions>)
         } else if config.form() == FormKind::NegamaxAb && pvs_nmp_qs_order {
             go!(Compose<NegamaxAbSoftForm, Quiescence, NullMove<3>, PrincipalVariation, Ordered, NoAdditions>)
         } else {

@@ -211,9 +211,12 @@ fn dynamic_compositions_visit_the_nodes_of_the_fixed_ones() {
         ("pvs+nmp+qs", fixed::<PvsNmpQs>),
         ("pvs+qs+order", fixed::<Compose<Soft, Quiescence, NoNull, Pv, Ordered>>),
         ("nmp+order", fixed::<Compose<Soft, StaticLeaf, N3, FullWindow, Ordered>>),
-        ("engine+no-pvs", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, FullWindow, Ordered, EngineAdditions>>),
-        ("engine+no-order", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, Pv, GenerationOrder, EngineAdditions>>),
-        ("engine+no-qs+no-nmp", fixed::<Compose<Soft, StaticLeaf, NoNull, Pv, Ordered, EngineAdditions>>),
+        ("engine+no-pvs", fixed::<Compose<Soft, Quiescence, VerifiedNullMove, FullWindow, Ordered, SwitchedAdditions>>),
+        (
+            "engine+no-order",
+            fixed::<Compose<Soft, Quiescence, VerifiedNullMove, Pv, GenerationOrder, SwitchedAdditions>>,
+        ),
+        ("engine+no-qs+no-nmp", fixed::<Compose<Soft, StaticLeaf, NoNull, Pv, Ordered, SwitchedAdditions>>),
     ];
     for pos in positions().iter().take(6) {
         for (name, run) in &cases {

@@ -9,7 +9,7 @@
 //! | before the moves | [`NullPolicy`] | [`NoNull`], [`NullMove`], [`DynamicNull`]; the engine's [`crate::VerifiedNullMove`] and [`crate::ChosenNull`] | `null_move.rs`, `techniques/verified_null.rs` |
 //! | how a child is searched | [`ChildPolicy`] | [`FullWindow`], [`PrincipalVariation`], [`DynamicChild`] | `child.rs` |
 //! | move ordering | [`OrderPolicy`] | [`GenerationOrder`], [`Ordered`], [`DynamicOrder`] | `ordering.rs` (the picker: `picker.rs`, the node's stages: `movepick.rs`) |
-//! | the engine's additions | [`Additions`] | [`NoAdditions`], [`EngineAdditions`] | this file; the techniques in `techniques/` |
+//! | the engine's additions | [`Additions`] | [`NoAdditions`], [`SwitchedAdditions`] | this file; the techniques in `techniques/` |
 //!
 //! The `Dynamic` policies choose between the others at run time from the [`VariantConfig`]: one compiled
 //! composition of them is every variant of the spec, node for node, which is how a variant parsed from text runs
@@ -336,7 +336,7 @@ impl<F: Form, L: LeafPolicy, N: NullPolicy, C: ChildPolicy, O: OrderPolicy, X: A
 
 /// Whether a variant has the playing engine's additions: the techniques of [`crate::techniques`], called at the
 /// negamax node's hooks (and the root's). With [`NoAdditions`] the node is the spec's algorithm and nothing else,
-/// every call folding away; with [`EngineAdditions`] each is compiled in and switched at run time by its bit in the
+/// every call folding away; with [`SwitchedAdditions`] each is compiled in and switched at run time by its bit in the
 /// [`VariantConfig`], and counts what it does in [`crate::Stats`].
 pub trait Additions: 'static {
     /// Short name.
@@ -354,11 +354,12 @@ impl Additions for NoAdditions {
     const ENABLED: bool = false;
 }
 
-/// The engine's additions (see [`Additions`]).
+/// Every addition compiled in, each switched at run time by its bit in the variant (see [`Additions`]): the
+/// engine's additions, and any variant that names one.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct EngineAdditions;
+pub struct SwitchedAdditions;
 
-impl Additions for EngineAdditions {
+impl Additions for SwitchedAdditions {
     const NAME: &'static str = "engine";
     const ENABLED: bool = true;
 }
