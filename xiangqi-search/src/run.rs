@@ -41,11 +41,11 @@ fn run_variant<G: FastPaths, E: Evaluator<G, G::Move>, W: Observer<G>, V: Varian
         s.set_tt(setup.tt.clone().unwrap_or_else(|| Arc::new(TranspositionTable::new(16))));
     }
     if let Some(saved) = setup.memory.as_ref().and_then(|m| m.take(setup.thread)) {
-        s.histories.import(&saved);
+        s.histories.import(saved);
     }
     let r = s.search_with(limits, on_iteration);
     if let Some(memory) = setup.memory.as_ref().filter(|_| V::Order::learns(&s.order)) {
-        memory.put(setup.thread, s.histories.clone());
+        memory.put(setup.thread, std::mem::take(&mut s.histories));
     }
     (r, std::mem::take(&mut s.observer))
 }

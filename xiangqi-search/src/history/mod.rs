@@ -106,13 +106,13 @@ impl Histories {
     /// Starts from `saved`, what an earlier search of the same game learnt: every table carries over (tables of
     /// another game, with other move keys, are ignored). A search imports before it configures: [`Histories::configure`]
     /// then keeps a table that stays on and frees one switched off.
-    pub(crate) fn import(&mut self, saved: &Histories) {
+    pub(crate) fn import(&mut self, saved: Histories) {
         if saved.main.len() == self.main.len() {
-            self.main.clone_from(&saved.main);
-            self.counter.clone_from(&saved.counter);
-            self.continuation.clone_from(&saved.continuation);
-            self.capture.clone_from(&saved.capture);
-            self.correction.clone_from(&saved.correction);
+            self.main = saved.main;
+            self.counter = saved.counter;
+            self.continuation = saved.continuation;
+            self.capture = saved.capture;
+            self.correction = saved.correction;
         }
     }
 
@@ -198,7 +198,7 @@ mod tests {
         first.learn(&game, quiet, 6, [3, 0], &tried);
         first.correction.update(&game, 50, 8);
         let mut next = Histories::new(Position::MOVE_KEYS);
-        next.import(&first);
+        next.import(first.clone());
         next.configure::<Position>(&config, &params, true);
         let pt = game.piece_to_key(quiet);
         assert!(next.main.get(Position::move_key(quiet)) > 0);
@@ -207,11 +207,11 @@ mod tests {
         assert_eq!(next.correction(&game), first.correction(&game));
         assert!(next.correction(&game) > 0);
         let mut off = Histories::new(Position::MOVE_KEYS);
-        off.import(&first);
+        off.import(first.clone());
         off.configure::<Position>(&"engine".parse().unwrap(), &params, true);
         assert!(!off.continuation.is_on() && !off.capture.is_on() && !off.correction.is_on());
         let mut other = Histories::new(7);
-        other.import(&first);
+        other.import(first.clone());
         assert!(!other.continuation.is_on());
     }
 }
