@@ -87,8 +87,6 @@ pub fn game_end(r: &GameResult, pos: &Position) -> GameEnd {
     let loser = r.winner.map(|w| !w);
     let cycle = r.ruling.cycle;
     let detail = match (r.reason, loser) {
-        (Reason::Checkmate, Some(l)) => format!("{l} is checkmated"),
-        (Reason::Stalemate, Some(l)) => format!("{l} has no legal move (stalemate loses)"),
         (Reason::PerpetualCheck, Some(l)) => format!("{l} checked perpetually"),
         (Reason::PerpetualChase, Some(l)) => {
             let chased: Vec<String> = cycle
@@ -105,9 +103,8 @@ pub fn game_end(r: &GameResult, pos: &Position) -> GameEnd {
             format!("perpetual chase of {} by {l}", chased.join(" and "))
         }
         (Reason::Repetition, _) => "the position occurred for the third time, neither side to blame".to_owned(),
-        (Reason::MoveLimit, _) => "120 plies without a capture (the 60-move rule)".to_owned(),
-        (Reason::InsufficientMaterial, _) => "neither side has the material to mate".to_owned(),
-        (reason, None) => format!("draw by {reason}"),
+        // Mate, stalemate, the 60-move rule and bare material: the referee's own sentence.
+        _ => r.detail(),
     };
     GameEnd { winner: r.winner.map(|c| c.to_string()), rule: rule_name(r.reason).to_owned(), detail }
 }
