@@ -102,6 +102,8 @@ fn random_json(rng: &mut StdRng, depth: u32) -> Value {
 enum Expect {
     Answer(&'static str),
     Error(&'static str),
+    /// An `error` whose message is the rules crate's own reading of this FEN.
+    FenError(&'static str),
 }
 
 /// The answer a message about the line `fen` + `moves` gets: `then` when the line replays, an error naming the
@@ -189,7 +191,7 @@ fn valid_message(rng: &mut StdRng) -> (Value, Expect) {
         ),
         _ => {
             let fen = FENS[rng.random_range(0..FENS.len())];
-            let expect = if Position::from_fen(fen).is_ok() { Expect::Answer("state") } else { Expect::Error("") };
+            let expect = if Position::from_fen(fen).is_ok() { Expect::Answer("state") } else { Expect::FenError(fen) };
             (json!({"type": "validate", "id": id, "fen": fen}), expect)
         }
     }
@@ -391,6 +393,11 @@ async fn random_and_mutated_messages_never_break_a_session() {
                         let message = answer["message"].as_str().unwrap();
                         assert!(message.contains(part), "input {n} ({text:.300}): {message}");
                     }
+                    Expect::FenError(fen) => {
+                        assert_eq!(ty, "error", "input {n} ({text:.300}): {}", short(&answer));
+                        let want = Position::from_fen(fen).unwrap_err().to_string();
+                        assert_eq!(answer["message"].as_str().unwrap(), want, "input {n} ({text:.300})");
+                    }
                 }
                 *seen.entry(format!("{} -> {ty}", v["type"].as_str().unwrap())).or_default() += 1;
                 continue;
@@ -416,7 +423,9 @@ async fn random_and_mutated_messages_never_break_a_session() {
                 continue;
             }
             Input::TooLarge(len) => {
-                client.send(format!("{{\"type\":\"hello\",\"pad\":\"{}\"}}", "x".repeat(len - 26))).await;
+                // A `hello` of exactly `len` bytes: the padding is what the message without it leaves.
+                let empty = json!({"type": "hello", "pad": ""}).to_string().len();
+                client.send(json!({"type": "hello", "pad": "x".repeat(len - empty)}).to_string()).await;
                 assert!(client.is_closed_by_server().await, "input {n}: a message of {len} bytes was read");
                 closed += 1;
                 client = Client::connect(addr).await;
